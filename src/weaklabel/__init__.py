@@ -1,0 +1,19 @@
+"""weaklabel: certified numba solvers for kernel machines that learn from weakly labelled data.
+
+Sub-packages (imports go one way, top to bottom):
+
+- :mod:`weaklabel.kernels`    numba kernels, Gram blocks, LRU kernel-row cache
+- :mod:`weaklabel.solvers`    numba solvers on plain arrays
+- :mod:`weaklabel.reference`  cvxpy formulations of the same problems (cross-checks)
+- :mod:`weaklabel.models`     scikit-learn style estimators
+- :mod:`weaklabel.data`       dataset registry, checksum-verified fetching, loaders, splits
+- :mod:`weaklabel.experiments` one protocol module per paper
+- :mod:`weaklabel.published`  the papers' published numbers
+- :mod:`weaklabel.compare`    reproduced-vs-published comparison
+
+Label conventions (used everywhere): classes are ``+1`` / ``-1``. PU input is either
+``(X_pos, X_unl)`` or ``(X, s)`` with ``s = 1`` for a labelled positive and ``s = 0`` for
+an unlabelled sample.
+"""
+
+__version__ = "0.1.0"

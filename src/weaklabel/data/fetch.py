@@ -1,0 +1,344 @@
+"""Registry look-up and checksum-verified fetching of dataset files.
+
+A file is looked up in this order (CONVENTIONS.md section 6):
+
+1. the local cache, ``$WEAKLABEL_DATA_DIR`` or, when unset, ``pooch.os_cache("weaklabel")``;
+   the file lives at ``<cache>/<dataset>/<file>``;
+2. each directory of ``$WEAKLABEL_DATA_MIRROR`` (colon-separated), at
+   ``<mirror>/<dataset>/<file>``: the file is copied into the cache by :func:`pooch.retrieve`
+   with a downloader that copies from the mirror;
+3. the pinned upstream URL, downloaded by :func:`pooch.retrieve` (skipped when
+   ``download=False`` or ``$WEAKLABEL_DATA_OFFLINE=1``).
+
+The sha256 is checked whenever a file enters the cache (by pooch) **and** every time a
+cached file is used: a cached file whose hash does not match is an error
+(:class:`ChecksumError`), never silently re-used nor silently replaced.
+
+Gzip-stored text files (``a9a.gz`` ...) are plain text upstream; a download caches the
+plain file under its upstream name, verified against the upstream sha256 (see
+:mod:`weaklabel.data._make_registry`). Readers accept either form.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pooch
+
+__all__ = [
+    "ChecksumError",
+    "DataFileNotFoundError",
+    "VerifyReport",
+    "VerifyResult",
+    "cache_dir",
+    "dataset_info",
+    "fetch",
+    "list_datasets",
+    "mirror_dirs",
+    "verify",
+]
+
+ENV_CACHE = "WEAKLABEL_DATA_DIR"
+ENV_MIRROR = "WEAKLABEL_DATA_MIRROR"
+ENV_OFFLINE = "WEAKLABEL_DATA_OFFLINE"
+
+
+class ChecksumError(ValueError):
+    """A file's sha256 differs from the registry: names the file and both hashes."""
+
+
+class DataFileNotFoundError(FileNotFoundError):
+    """A registered file is in no cache, no mirror, and could not be downloaded."""
+
+
+@cache
+def _registry() -> dict[str, dict[str, Any]]:
+    text = resources.files("weaklabel.data").joinpath("registry.json").read_text()
+    return json.loads(text)["datasets"]
+
+
+def list_datasets() -> list[str]:
+    """Names of every registered dataset, sorted.
+
+    Returns
+    -------
+    list of str
+        Registry names, e.g. ``"usmo-australian"``; pass one to :func:`load` or :func:`fetch`.
+    """
+    return sorted(_registry())
+
+
+def dataset_info(name: str) -> dict[str, Any]:
+    """The registry record of one dataset (a copy).
+
+    Parameters
+    ----------
+    name : str
+        Registry name.
+
+    Returns
+    -------
+    dict
+        Keys ``name, description, files, parser, task, positive, positive_reason, usmo_pi,
+        verified, canonical_source, license, used_by, status, notes``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not registered; the message lists close matches.
+    """
+    reg = _registry()
+    if not isinstance(name, str) or name not in reg:
+        close = difflib.get_close_matches(str(name), list(reg), n=5, cutoff=0.5)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise ValueError(
+            f"name={name!r} is not a registered dataset.{hint} "
+            "Call weaklabel.data.list_datasets() for all names."
+        )
+    return json.loads(json.dumps(reg[name]))
+
+
+def cache_dir() -> Path:
+    """The cache root: ``$WEAKLABEL_DATA_DIR`` or ``pooch.os_cache("weaklabel")``."""
+    env = os.environ.get(ENV_CACHE)
+    return Path(env).expanduser() if env else Path(pooch.os_cache("weaklabel"))
+
+
+def mirror_dirs() -> list[Path]:
+    """The mirror directories of ``$WEAKLABEL_DATA_MIRROR`` (colon-separated), in order."""
+    env = os.environ.get(ENV_MIRROR, "")
+    return [Path(p).expanduser() for p in env.split(os.pathsep) if p.strip()]
+
+
+def _offline() -> bool:
+    return os.environ.get(ENV_OFFLINE, "").strip().lower() in {"1", "true", "yes"}
+
+
+def _sha256(path: Path) -> str:
+    return pooch.file_hash(str(path), alg="sha256")
+
+
+def _check_cached(path: Path, expected: str, dataset: str) -> None:
+    actual = _sha256(path)
+    if actual != expected:
+        raise ChecksumError(
+            f"{dataset}/{path.name}: sha256 mismatch of the cached file {path}: expected "
+            f"{expected}, got {actual}. The file is corrupted or was replaced; delete it "
+            "to fetch a fresh copy."
+        )
+
+
+class _MirrorCopy:
+    """A pooch downloader that copies a file from a local mirror directory."""
+
+    def __init__(self, source: Path) -> None:
+        self.source = source
+
+    def __call__(self, url: str, output_file: Any, pooch_obj: Any) -> None:  # noqa: ARG002
+        if hasattr(output_file, "write"):
+            with open(self.source, "rb") as src:
+                shutil.copyfileobj(src, output_file)
+        else:
+            shutil.copyfile(self.source, output_file)
+
+
+def _candidates(rec: dict[str, Any]) -> list[tuple[str, str]]:
+    """(file name, sha256) pairs under which a registry file may be stored."""
+    out = [(rec["name"], rec["sha256"])]
+    if rec.get("original"):
+        out.append((rec["original"]["name"], rec["original"]["sha256"]))
+    return out
+
+
+def _retrieve(url: str, sha: str, fname: str, path: Path, downloader: Any,
+              dataset: str, source: str) -> Path:
+    try:
+        out = pooch.retrieve(url, known_hash=f"sha256:{sha}", fname=fname, path=path,
+                             downloader=downloader, progressbar=False)
+    except ValueError as exc:
+        if "hash" not in str(exc):
+            raise
+        raise ChecksumError(
+            f"{dataset}/{fname}: sha256 mismatch of {source}: expected {sha}; {exc}"
+        ) from None
+    return Path(out)
+
+
+def _fetch_file(dataset: str, rec: dict[str, Any], *, download: bool) -> Path:
+    """Return the cached path of one registry file, fetching it if needed."""
+    dest = cache_dir() / dataset
+    # 1. the cache (stored name first, then the plain upstream name)
+    for fname, sha in _candidates(rec):
+        cached = dest / fname
+        if cached.is_file():
+            _check_cached(cached, sha, dataset)
+            return cached
+    # 2. mirrors
+    looked = [str(dest)]
+    for mirror in mirror_dirs():
+        for fname, sha in _candidates(rec):
+            src = mirror / dataset / fname
+            looked.append(str(src))
+            if src.is_file():
+                return _retrieve(f"mirror://{src}", sha, fname, dest, _MirrorCopy(src),
+                                 dataset, f"mirror file {src}")
+    # 3. upstream
+    url = rec.get("url")
+    if url and download and not _offline():
+        fname, sha = _candidates(rec)[-1]  # the upstream bytes (plain file when gz-stored)
+        try:
+            return _retrieve(url, sha, fname, dest, None, dataset, f"download {url}")
+        except ChecksumError:
+            raise
+        except Exception as exc:  # network errors of requests/pooch
+            raise DataFileNotFoundError(
+                f"{dataset}/{rec['name']}: not in the cache or any mirror, and the download "
+                f"from {url} failed ({type(exc).__name__}: {exc}). Looked in: "
+                f"{', '.join(looked)}. Set {ENV_MIRROR} to a directory holding "
+                f"<dataset>/<file>."
+            ) from exc
+    why = ("downloads are disabled" if (not download or _offline())
+           else "no upstream URL is registered")
+    raise DataFileNotFoundError(
+        f"{dataset}/{rec['name']}: not in the cache or any mirror, and {why}. Looked in: "
+        f"{', '.join(looked)}. Set {ENV_MIRROR} to a directory holding <dataset>/<file>."
+    )
+
+
+def fetch(name: str, *, download: bool = True) -> dict[str, Path]:
+    """Make every file of a dataset available locally and return the paths.
+
+    Parameters
+    ----------
+    name : str
+        Registry name (see :func:`list_datasets`).
+    download : bool, default True
+        Allow downloading from the upstream URL when neither the cache nor a mirror has the
+        file. ``$WEAKLABEL_DATA_OFFLINE=1`` disables downloads as well.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        Registry file name -> verified path in the cache. For a gzip-stored text file
+        fetched from upstream the path is the plain upstream file (readers accept both).
+
+    Raises
+    ------
+    ValueError
+        Unknown ``name`` (with close matches).
+    DataFileNotFoundError
+        A file is in no cache and no mirror and cannot be downloaded.
+    ChecksumError
+        A cached, mirrored or downloaded file has the wrong sha256.
+    """
+    info = dataset_info(name)
+    return {rec["name"]: _fetch_file(name, rec, download=download) for rec in info["files"]}
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """The check of one copy of one file."""
+
+    dataset: str
+    file: str
+    path: str | None
+    status: str  # "ok", "mismatch" or "missing"
+    expected: str
+    actual: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the copy exists and its sha256 matches."""
+        return self.status == "ok"
+
+    def __str__(self) -> str:
+        if self.status == "ok":
+            return f"ok        {self.dataset}/{self.file}  ({self.path})"
+        if self.status == "missing":
+            return f"MISSING   {self.dataset}/{self.file}  (no copy in the cache or a mirror)"
+        return (f"MISMATCH  {self.dataset}/{self.file}  ({self.path}): expected sha256 "
+                f"{self.expected}, got {self.actual}")
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """All results of :func:`verify`; falsy when any file failed."""
+
+    results: tuple[VerifyResult, ...]
+
+    @property
+    def failures(self) -> list[VerifyResult]:
+        """Results that are missing or mismatched."""
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def ok(self) -> bool:
+        """True when every file has at least one copy and every copy matches."""
+        return not self.failures
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        lines = [str(r) for r in self.results]
+        n_fail = len(self.failures)
+        lines.append(f"{len(self.results) - n_fail} ok, {n_fail} failed")
+        return "\n".join(lines)
+
+
+def verify(names: list[str] | str | None = None, *, fetch_missing: bool = False,
+           raise_on_error: bool = False) -> VerifyReport:
+    """Check the sha256 of every local copy (cache and every mirror) of registered files.
+
+    Parameters
+    ----------
+    names : str or list of str, optional
+        Datasets to check; all registered datasets when None.
+    fetch_missing : bool, default False
+        Fetch (copy from a mirror or download) files that have no local copy first.
+    raise_on_error : bool, default False
+        Raise :class:`ChecksumError` naming every failing file instead of only reporting.
+
+    Returns
+    -------
+    VerifyReport
+        One :class:`VerifyResult` per copy found (or one ``"missing"`` result per file with
+        no copy). ``str(report)`` is a printable table; ``report.failures`` the failures.
+    """
+    if names is None:
+        names = list_datasets()
+    elif isinstance(names, str):
+        names = [names]
+    results: list[VerifyResult] = []
+    for name in names:
+        info = dataset_info(name)
+        for rec in info["files"]:
+            if fetch_missing:
+                try:
+                    _fetch_file(name, rec, download=True)
+                except (DataFileNotFoundError, ChecksumError):
+                    pass  # reported below
+            found = False
+            roots = [cache_dir()] + mirror_dirs()
+            for root in roots:
+                for fname, sha in _candidates(rec):
+                    p = root / name / fname
+                    if p.is_file():
+                        found = True
+                        actual = _sha256(p)
+                        status = "ok" if actual == sha else "mismatch"
+                        results.append(VerifyResult(name, fname, str(p), status, sha, actual))
+            if not found:
+                results.append(VerifyResult(name, rec["name"], None, "missing", rec["sha256"]))
+    report = VerifyReport(tuple(results))
+    if raise_on_error and not report.ok:
+        raise ChecksumError("verification failed:\n" + "\n".join(map(str, report.failures)))
+    return report

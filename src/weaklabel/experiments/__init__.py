@@ -1,0 +1,1 @@
+"""One protocol module per paper; each returns tidy pandas DataFrames."""

@@ -1,0 +1,50 @@
+"""Matplotlib helpers shared by the notebooks: one style, atomic saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+from ._io import save_figure
+
+STYLE = {
+    "figure.figsize": (6.4, 4.0),
+    "figure.dpi": 110,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "legend.fontsize": 9,
+    "legend.frameon": False,
+    "lines.linewidth": 1.8,
+    "lines.markersize": 5,
+    "savefig.dpi": 150,
+    "pdf.fonttype": 42,
+    "svg.hashsalt": "weaklabel",
+}
+
+#: one colour per method, consistent across figures
+METHOD_COLORS = {
+    "USMO": "#1f77b4", "QP [7]": "#d62728", "ramp [6]": "#2ca02c", "Init*": "#7f7f7f",
+    "LIBSVM": "#9467bd", "MCLS": "#1f77b4", "ILU+ISVM": "#ff7f0e", "NB+BSVM": "#2ca02c",
+    "PNB": "#d62728", "NB": "#8c564b",
+}
+
+
+def use_style() -> None:
+    """Apply the repository's figure style."""
+    matplotlib.rcParams.update(STYLE)
+
+
+def figure_path(paper: str, name: str, root: str | Path = "figures") -> Path:
+    """``figures/<paper>/<name>`` (without suffix)."""
+    return Path(root) / paper / name
+
+
+def save(fig, paper: str, name: str, root: str | Path = "figures",
+         formats=("png", "pdf")) -> list[Path]:
+    """Save ``fig`` as ``figures/<paper>/<name>.{png,pdf}`` atomically."""
+    return save_figure(fig, figure_path(paper, name, root), formats=formats)

@@ -1,0 +1,45 @@
+"""The papers' published numbers, as CSV package data.
+
+One file per paper (``usmo.csv``, ``mcls.csv``, ``wellsvm.csv``, ``tsgsu.csv``) with
+columns ``paper, artifact, row, column, value, spread, note``: ``row``/``column`` are
+the cell's labels as printed in the paper, ``value`` the printed number (empty when the
+paper gives none), ``spread`` the printed ``±`` part.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pandas as pd
+
+PAPERS = ("usmo", "mcls", "wellsvm", "tsgsu")
+COLUMNS = ["paper", "artifact", "row", "column", "value", "spread", "note"]
+
+
+def available() -> list[str]:
+    """Papers whose published numbers ship with the package."""
+    root = resources.files(__package__)
+    return [p for p in PAPERS if root.joinpath(f"{p}.csv").is_file()]
+
+
+def load(paper: str, artifact: str | None = None) -> pd.DataFrame:
+    """Published cells of ``paper`` (optionally one ``artifact``, e.g. ``"Table III"``)."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {PAPERS}, got {paper!r}.")
+    f = resources.files(__package__).joinpath(f"{paper}.csv")
+    if not f.is_file():
+        raise FileNotFoundError(f"no published numbers for paper {paper!r} ({f.name} missing).")
+    with f.open("r", encoding="utf-8") as fh:
+        df = pd.read_csv(fh, dtype={"row": str, "column": str, "note": str,
+                                    "artifact": str, "paper": str})
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{f.name} lacks columns {missing}.")
+    df["note"] = df["note"].fillna("")
+    if artifact is not None:
+        if artifact not in set(df["artifact"]):
+            raise ValueError(
+                f"artifact {artifact!r} not in {paper}; known: {sorted(set(df['artifact']))}."
+            )
+        df = df[df["artifact"] == artifact].reset_index(drop=True)
+    return df
