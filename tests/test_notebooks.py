@@ -1,0 +1,50 @@
+"""Source notebooks are committed without outputs; each has a `parameters` cell with `profile`."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from weaklabel.pipeline import clean_notebook, load_params
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "no notebooks found"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_has_no_outputs(path):
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "code":
+            assert not cell.get("outputs"), f"{path.name} cell {i} has outputs; strip them"
+            assert cell.get("execution_count") is None, f"{path.name} cell {i} has a count"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_has_parameters_cell(path):
+    nb = json.loads(path.read_text())
+    tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(tagged) == 1 and "profile" in "".join(tagged[0]["source"])
+
+
+def test_params_profiles():
+    for profile in ("smoke", "default", "large"):
+        p = load_params("solvers", profile, root=REPO)
+        assert p["profile"] == profile and p["sizes"]
+    with pytest.raises(ValueError, match="profile must be one of"):
+        load_params("solvers", "huge", root=REPO)
+    with pytest.raises(ValueError, match="no section"):
+        load_params("nope", "smoke", root=REPO)
+
+
+def test_clean_notebook_strips_timings():
+    nb = {"metadata": {"papermill": {"start_time": "t", "duration": 1.0, "parameters": {}}},
+          "cells": [{"metadata": {"execution": {"iopub": 1},
+                                  "papermill": {"duration": 2.0, "status": "completed"}}}]}
+    out = clean_notebook(nb)
+    assert out["metadata"]["papermill"] == {"parameters": {}}
+    assert out["cells"][0]["metadata"] == {"papermill": {}}
