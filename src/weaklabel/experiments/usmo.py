@@ -1,0 +1,265 @@
+"""Protocols of the USMO paper (Sansone, De Natale, Zhou, TPAMI 2019); tidy DataFrames.
+
+Small-scale protocol (Tables III-IV, digest section 4.3)
+--------------------------------------------------------
+- the 12 ``usmo-*`` sets; one split per dataset (``pu_split(rule="usmo")``: the first
+  ``p = floor(0.2 * pi * N)`` positives of a random order are labelled, everything else is
+  unlabelled), shared by every method, kernel and lambda;
+- ``pi`` = the rounded whole-set positive fraction hard-coded by the authors;
+- transductive: each method is trained on ``(D_p, D_n)`` and scored on ``D_n``;
+- linear and Gaussian (sigma = 1) kernels, lambda in {1e-4, 1e-3, 1e-2, 1e-1}, no selection.
+
+Metrics (digest section 4.4)
+----------------------------
+- ``f1_majority``: the authors' ``performance.m``: F1 of the majority class of the true
+  labels of ``D_n`` (NaN -> 0). This is what the published tables report.
+- ``f1_positive``: the usual positive-class F1.
+
+Scorings
+--------
+- ``"correct"``: predict on ``X_u`` and compare with the labels of ``D_n``;
+- ``"demo2"``: the released ``demo2.m``: predict on *all* of ``X`` in the original row order
+  and compare the first ``n`` predictions with the labels of ``D_n`` (misaligned).
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from ..compare import crosscheck_record
+from ..data import load, one_vs_rest, pu_split
+from ..models import DoubleHingePU, RampPU
+
+#: (name in the paper's tables, registry name, pi hard-coded by the authors)
+SMALL_SETS = [
+    ("Australian", "usmo-australian", 0.56), ("Clean1", "usmo-clean1", 0.44),
+    ("Diabetes", "usmo-diabetes", 0.35), ("Heart", "usmo-heart", 0.44),
+    ("Heart-statlog", "usmo-heart-statlog", 0.44), ("House", "usmo-house", 0.47),
+    ("House-votes", "usmo-house-votes", 0.61), ("Ionosphere", "usmo-ionosphere", 0.64),
+    ("Isolet", "usmo-isolet", 0.50), ("Krvskp", "usmo-krvskp", 0.48),
+    ("Liverdisorders", "usmo-liverDisorders", 0.58), ("Spectf", "usmo-spectf", 0.73),
+]
+LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
+METHODS = ("Init*", "[6]", "[7]", "USMO")
+TABLE = {"linear": "Table III", "gaussian": "Table IV"}
+
+
+# --------------------------------------------------------------------------- metrics
+def _f1(y_true, y_pred, cls) -> float:
+    tp = np.sum((y_pred == cls) & (y_true == cls))
+    npred, ntrue = np.sum(y_pred == cls), np.sum(y_true == cls)
+    if tp == 0 or npred == 0 or ntrue == 0:
+        return 0.0  # performance.m: NaN -> 0
+    prec, rec = tp / npred, tp / ntrue
+    return float(2 * prec * rec / (prec + rec))
+
+
+def f1_majority(y_true, y_pred) -> float:
+    """The authors' ``performance.m``: F1 (in %) of the majority class of ``y_true``.
+
+    The negative class wins ties (``#zeros >= #ones`` selects class 0 in the code).
+    """
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    cls = -1 if np.sum(y_true < 0) >= np.sum(y_true > 0) else 1
+    return 100.0 * _f1(y_true, y_pred, cls)
+
+
+def f1_positive(y_true, y_pred) -> float:
+    """Positive-class F1 in %."""
+    return 100.0 * _f1(np.asarray(y_true), np.asarray(y_pred), 1)
+
+
+def score(model, X, y, split, scoring: str) -> tuple[float, float]:
+    """(majority-class F1, positive-class F1) of a fitted model on ``D_n``."""
+    yu = y[split.unlabelled]
+    if scoring == "correct":
+        pred = model.predict(X[split.unlabelled])
+    elif scoring == "demo2":
+        pred = model.predict(X)[: len(split.unlabelled)]
+    else:
+        raise ValueError(f"scoring must be 'correct' or 'demo2', got {scoring!r}.")
+    return f1_majority(yu, pred), f1_positive(yu, pred)
+
+
+# --------------------------------------------------------------------------- Tables III-IV
+def load_small(name: str):
+    """(X, y) of one of the 12 small sets (y in +1/-1)."""
+    ds = load(name)
+    return np.asarray(ds.X, dtype=float), np.asarray(ds.y, dtype=float)
+
+
+def _usmo_dual_objective_of(model) -> float:
+    return float(model.result_.dual_objective)
+
+
+def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: float, *,
+                  seed: int, methods=METHODS, tau: float = 2e-3,
+                  crosscheck: bool = True) -> tuple[list[dict], dict | None]:
+    """Fit every method on one (dataset, kernel, lambda) problem; score both ways.
+
+    Returns the score records and (when USMO and [7] both ran) one crosscheck record.
+    """
+    X, y = load_small(dataset)
+    split = pu_split(y, pi=pi, rule="usmo", random_state=seed)
+    Xtr, s = X[split.train], split.s
+    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "pi": pi}
+    out, fitted = [], {}
+    for m in methods:
+        if m == "[6]":
+            est = RampPU(**common)
+        else:
+            solver = {"Init*": "init", "[7]": "qp", "USMO": "usmo"}[m]
+            est = DoubleHingePU(**common, solver=solver, tau=tau, random_state=seed)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            est.fit(Xtr, s)
+        fitted[m] = est
+        for scoring in ("correct", "demo2"):
+            fm, fp = score(est, X, y, split, scoring)
+            out.append({"table": TABLE[kernel], "dataset": table_name, "kernel": kernel,
+                        "lam": lam, "method": m, "scoring": scoring, "seed": seed,
+                        "f1_majority": fm, "f1_positive": fp,
+                        "seconds": est.fit_seconds_, "p": len(split.labelled),
+                        "n": len(split.unlabelled), "warnings": len(w)})
+    cc = None
+    if crosscheck and "USMO" in fitted and "[7]" in fitted:
+        u, q = fitted["USMO"], fitted["[7]"]
+        cc = crosscheck_record(
+            f"{table_name}-{kernel}-lam{lam:g}", "USMO (numba)", "cvxpy+Clarabel dual (6)",
+            u.n_unlabelled_, u.result_.dual_objective, q.result_.objective,
+            u.result_.kkt_violation, u.fit_seconds_, q.fit_seconds_)
+        # agreement of predictions on D_n (same optimum -> same predictions up to ties)
+        fu = u.decision_function(X[split.unlabelled])
+        fq = q.decision_function(X[split.unlabelled])
+        cc["prediction_disagreements"] = int(np.sum(np.sign(fu) != np.sign(fq)))
+        cc["dataset"], cc["kernel"], cc["lam"] = table_name, kernel, lam
+    return out, cc
+
+
+def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *, seed=0,
+               methods=METHODS, tau=2e-3, n_jobs=1, progress=True):
+    """Tables III-IV on one fixed split per dataset.
+
+    Returns ``(scores, crosscheck)`` DataFrames.
+    """
+    sets = [s for s in SMALL_SETS if datasets is None or s[0] in datasets]
+    tasks = [(t, d, pi, k, lam) for (t, d, pi) in sets for k in kernels for lam in lambdas]
+    # largest problems first: better load balance
+    tasks.sort(key=lambda t: -load_small(t[1])[0].shape[0])
+    it = tasks
+    if progress:
+        from tqdm.auto import tqdm
+
+        it = tqdm(tasks, desc="Tables III-IV problems")
+    res = Parallel(n_jobs=n_jobs)(
+        delayed(table_problem)(t, d, pi, k, lam, seed=seed, methods=methods, tau=tau)
+        for (t, d, pi, k, lam) in it)
+    scores = pd.DataFrame([r for recs, _ in res for r in recs])
+    cc = pd.DataFrame([c for _, c in res if c is not None])
+    return scores, cc
+
+
+def published_layout(scores: pd.DataFrame, scoring: str, metric: str = "f1_majority",
+                     artifact_suffix: str = "") -> pd.DataFrame:
+    """Our cells in the published CSV layout (artifact, row, column, reproduced), with the
+    ``Avg.`` row (mean over the 12 datasets, as in the paper)."""
+    s = scores[scores.scoring == scoring]
+    rows = []
+    for (table, lam, method), g in s.groupby(["table", "lam", "method"]):
+        col = f"{method}, λ={lam:g}"
+        g = g.groupby("dataset")[metric].mean()
+        for ds, v in g.items():
+            rows.append({"artifact": table + artifact_suffix, "row": ds, "column": col,
+                         "reproduced": v})
+        if len(g) == len(SMALL_SETS):
+            rows.append({"artifact": table + artifact_suffix, "row": "Avg.", "column": col,
+                         "reproduced": float(g.mean())})
+    return pd.DataFrame(rows)
+
+
+def wide_table(scores: pd.DataFrame, kernel: str, scoring: str = "correct",
+               metric: str = "f1_majority") -> pd.DataFrame:
+    """Datasets x (lambda, method), the paper's layout, with an ``Avg.`` row."""
+    s = scores[(scores.kernel == kernel) & (scores.scoring == scoring)]
+    t = s.pivot_table(index="dataset", columns=["lam", "method"], values=metric,
+                      aggfunc="mean")
+    order = [n for n, _, _ in SMALL_SETS if n in t.index]
+    t = t.loc[order]
+    cols = [(lam, m) for lam in sorted(set(s.lam)) for m in METHODS if (lam, m) in t.columns]
+    t = t[cols]
+    t.loc["Avg."] = t.mean()
+    return t
+
+
+# --------------------------------------------------------------------------- scaling (Figs 4-7)
+def large_pool(name: str, *, positive, seed: int = 0):
+    """(X_pool, y_pool, X_test, y_test, note) for a large set, +1 = ``positive`` class.
+
+    Shuttle and Adult (a9a) have official test files. Bank has none: a random 30 % is held
+    out. MNIST: only the 10 000-image test file is available offline, so it is split 70/30
+    into a pool and a test part (pixels scaled to [0, 1]).
+    """
+    ds = load(name)
+    rng = np.random.default_rng(seed)
+    X = np.asarray(ds.X, dtype=float)
+    if name == "mnist":
+        X = X / 255.0 if X.max() > 1 else X
+    y = one_vs_rest(ds.y, positive) if ds.meta.get("task") != "binary" else ds.y
+    if ds.X_test is not None:
+        Xt = np.asarray(ds.X_test, dtype=float)
+        yt = one_vs_rest(ds.y_test, positive) if ds.meta.get("task") != "binary" else ds.y_test
+        note = "official test file"
+    else:
+        perm = rng.permutation(X.shape[0])
+        cut = int(0.7 * X.shape[0])
+        X, Xt = X[perm[:cut]], X[perm[cut:]]
+        y, yt = y[perm[:cut]], y[perm[cut:]]
+        note = "random 30 % held out (no official test file)"
+    return X, np.asarray(y, float), Xt, np.asarray(yt, float), note
+
+
+def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, *, n_pos=100, lam=0.01,
+                    seed=0, tau=2e-3, test_max=5000):
+    """Train one method with ``n_pos`` labelled positives and ``n_unl`` unlabelled samples
+    drawn from the pool; return time, peak traced memory and inductive test F1."""
+    rng = np.random.default_rng(seed)
+    pos = np.flatnonzero(y > 0)
+    lab = rng.choice(pos, size=min(n_pos, len(pos) // 2), replace=False)
+    rest = np.setdiff1d(np.arange(len(y)), lab)
+    unl = rng.choice(rest, size=min(n_unl, len(rest)), replace=False)
+    pi = float(np.mean(y > 0))
+    Xtr = np.vstack([X[lab], X[unl]])
+    s = np.r_[np.ones(len(lab)), np.zeros(len(unl))]
+    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "pi": pi}
+    est = RampPU(**common) if method == "ramp [6]" else DoubleHingePU(
+        **common, solver="qp" if method == "QP [7]" else "usmo", tau=tau, random_state=seed)
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(Xtr, s)
+    seconds = time.perf_counter() - t0
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    ti = np.random.default_rng(seed + 1).permutation(len(yt))[:test_max]
+    pred = est.predict(Xt[ti])
+    rec = {"dataset": label, "kernel": kernel, "method": method, "n_unlabelled": len(unl),
+           "n_labelled": len(lab), "seconds": seconds, "peak_mb": peak / 2**20,
+           "test_f1_positive": f1_positive(yt[ti], pred),
+           "test_f1_majority": f1_majority(yt[ti], pred), "pi": pi}
+    res = getattr(est, "result_", None)
+    if method == "USMO" and res is not None:
+        rec.update({"passes": res.passes, "pair_updates": res.pair_updates,
+                    "kkt_violation": res.kkt_violation})
+    return rec
+
+
+def qp_memory_mb(n_total: int) -> float:
+    """Rough dense memory of the reference QP: a few copies of an n x n float64 matrix."""
+    return 4 * 8 * n_total**2 / 2**20

@@ -1,0 +1,5 @@
+"""scikit-learn style estimators: the methods and baselines of each paper."""
+
+from .pu import DoubleHingePU, RampPU
+
+__all__ = ["DoubleHingePU", "RampPU"]
