@@ -148,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     manifest = json.loads(Path(argv[0]).read_text())
     registry = build(manifest)
     write_text(json.dumps(registry, indent=1, sort_keys=False) + "\n", REGISTRY_PATH)
+    REGISTRY_PATH.chmod(0o644)  # the atomic write creates the file 0600
     print(f"wrote {REGISTRY_PATH} ({len(registry['datasets'])} datasets)")
     return 0
 

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from weaklabel.data._fetch import dataset_info, fetch
 from weaklabel.data._readers import READERS, Parsed
-from weaklabel.data.fetch import dataset_info, fetch
 
 __all__ = ["Dataset", "load", "one_vs_rest"]
 

@@ -192,7 +192,7 @@ class RampPU(PUClassifierMixin, BaseEstimator):
         d = np.zeros(p + n, dtype=bool)  # f = 0 start: no point has y f < -1
         history = []
         converged = False
-        for it in range(1, max_iter + 1):
+        for it in range(1, max_iter + 1):  # noqa: B007  (it is reported as n_iter_)
             e = C * d
             res = solve_qp(P, -np.ones(p + n), A=y[None, :], b=np.zeros(1), lb=-e, ub=C - e,
                            solver=self.qp_solver)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
 import os
 import shutil
 from dataclasses import dataclass
@@ -142,7 +143,7 @@ class _MirrorCopy:
     def __init__(self, source: Path) -> None:
         self.source = source
 
-    def __call__(self, url: str, output_file: Any, pooch_obj: Any) -> None:  # noqa: ARG002
+    def __call__(self, url: str, output_file: Any, pooch_obj: Any) -> None:
         if hasattr(output_file, "write"):
             with open(self.source, "rb") as src:
                 shutil.copyfileobj(src, output_file)
@@ -160,6 +161,10 @@ def _candidates(rec: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _retrieve(url: str, sha: str, fname: str, path: Path, downloader: Any,
               dataset: str, source: str) -> Path:
+    logger = pooch.get_logger()
+    level = logger.level
+    if isinstance(downloader, _MirrorCopy):  # a local copy is not worth an INFO line
+        logger.setLevel(logging.WARNING)
     try:
         out = pooch.retrieve(url, known_hash=f"sha256:{sha}", fname=fname, path=path,
                              downloader=downloader, progressbar=False)
@@ -169,6 +174,8 @@ def _retrieve(url: str, sha: str, fname: str, path: Path, downloader: Any,
         raise ChecksumError(
             f"{dataset}/{fname}: sha256 mismatch of {source}: expected {sha}; {exc}"
         ) from None
+    finally:
+        logger.setLevel(level)
     return Path(out)
 
 
