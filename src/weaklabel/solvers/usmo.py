@@ -1,0 +1,835 @@
+"""USMO: sequential minimal optimisation for kernel PU learning with the double hinge loss.
+
+Sansone, De Natale, Zhou, "Efficient Training for Positive Unlabeled Learning", TPAMI 2019.
+Equation numbers refer to the digest ``../shared/papers/usmo.md`` (PDF numbering).
+
+Problem
+-------
+With ``c1 = pi / (2 lam p)`` and ``c2 = 1 / (2 lam n)`` the dual (6), in the reduced form of
+digest section 1.7 (``delta = 2 min(sigma, c2 - sigma)``, Lemma 1), is::
+
+    min_sigma  1/2 sigma' K_UU sigma - c1 (K_UP 1_p)' sigma - sum_u min(sigma_u, c2 - sigma_u)
+    s.t.       sum_u sigma_u = c1 p,   0 <= sigma_u <= c2.
+
+The classifier is ``f(x) = c1 sum_P k(x, x_i) - sum_U sigma_u k(x, x_u) + beta`` (Eq. (7)).
+
+Algorithm (digest section 2)
+----------------------------
+State: ``sigma`` and the LIBSVM-style function cache ``F_u = f(x_u) - beta`` for *all*
+unlabelled samples (O(n) memory), ``F = G - K_UU sigma`` with the constant part
+``G_u = c1 sum_P k(x_u, x_i)`` computed once in O(p n d) without storing ``K_UP``.
+Kernel rows of the unlabelled set come only from the shared LRU row cache
+(:func:`weaklabel.kernels.cache_get_row`), so memory is linear in ``n``.
+
+* Two-variable step: Table I (with the ``/ eta`` typo fixed), all four cases, clipping to each
+  case's interval, best case by ``phi`` (section 2.4), accepted only when ``phi`` strictly
+  decreases; ``eta <= 1e-12`` compares the interval end points (section 2.5); sigma values
+  within ``1e-12 c2`` of ``{0, c2/2, c2}`` are snapped.
+* Slopes (section 2.6): ``up_u = -F_u + (-1 if sigma_u < c2/2 else +1)`` (``sigma_u < c2``),
+  ``dn_u = F_u + (+1 if sigma_u <= c2/2 else -1)`` (``sigma_u > 0``). ``(i, j)`` is violating
+  iff ``up_i + dn_j < -tau``.
+* ``stopping="complete"``: stop when ``min up + min dn >= -tau``, i.e. the three conditions
+  (13) plus the missing fourth ``m3max - m3min <= 2 + tau`` (digest sections 1.8, 8.6).
+  ``stopping="paper"``: the paper's incomplete rule (13) / Definition 1 (14), with the
+  critical values ``m1max, m2min, m3min, m3max`` and the partner attached to each violation
+  (official ``examineexample.m``); it can stop at a suboptimal point.
+* Working set, complete rule: the first index is the examined sample (whole-set pass) or
+  ``argmin up`` (non-bound pass); the partner is chosen with LIBSVM's second-order rule (WSS2,
+  Fan, Chen, Lin 2005) among the *violating* candidates: maximise ``b^2 / eta`` where
+  ``b = -(up_i + dn_j) > tau`` is the slope along ``sigma_i up, sigma_j down`` and
+  ``eta = k_ii + k_jj - 2 k_ij`` its curvature (so ``b^2 / (2 eta)`` is the decrease of the
+  quadratic model). When ``eta <= 1e-12`` it is replaced by ``1e-12`` (LIBSVM's ``TAU``): the
+  model decrease is then unbounded and such pairs are ranked first-order, by ``b``.
+* Passes (section 2.7): strict alternation of whole-set passes (every sample examined in
+  order, Platt-style ``examineExample``) and non-bound passes (pairs from the non-bound set
+  ``0 < sigma < c2, sigma != c2/2`` until it is tau-optimal or a step fails); the first pass
+  is whole-set; the solver stops after a whole-set pass that changes nothing.
+* Bias (16): mean over non-bound samples of ``-1 - F_u`` (lower half) or ``1 - F_u`` (upper
+  half); the midpoint of the KKT interval when there is none (sections 2.9, 8.6).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numba as nb
+import numpy as np
+
+from .._validation import (
+    ConvergenceWarning,
+    check_choice,
+    check_int,
+    check_matrix,
+    check_positive,
+    check_prior,
+    warn_not_converged,
+)
+from ..kernels import (
+    LINEAR,
+    Kernel,
+    KernelRowCache,
+    cache_get_row,
+    kernel_diag,
+    kernel_rowsum,
+    kernel_value,
+    make_kernel,
+)
+from ._usmo_init import feasible_repair, ocsvm_init, trivial_init
+
+__all__ = ["USMOResult", "usmo", "usmo_decision_function", "dual_objective", "bias_from_F",
+           "kkt_violation"]
+
+COMPLETE, PAPER = 0, 1
+_ETA_MIN = 1e-12  # curvature below which the step compares end points (section 2.5)
+_SNAP = 1e-12  # relative snapping tolerance (times c2)
+_NB_TOL = 1e-8  # relative non-bound tolerance for the bias (16) (times c2)
+
+# indices into the "extremes" arrays
+_MINUP, _MINDN, _MINUP_NB, _MINDN_NB = 0, 1, 2, 3
+_M1MAX, _M2MIN, _M3MIN, _M3MAX = 4, 5, 6, 7
+_M1MAX_NB, _M2MIN_NB, _M3MIN_NB, _M3MAX_NB = 8, 9, 10, 11
+
+
+# --------------------------------------------------------------------------- numba core
+@nb.njit(cache=True, nogil=True, inline="always")
+def _h(s, c2):
+    """``h(s) = -min(s, c2 - s)`` of the reduced dual (digest section 1.7)."""
+    return -min(s, c2 - s)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _snap(s, c2):
+    half = 0.5 * c2
+    tol = _SNAP * c2
+    if abs(s) <= tol:
+        return 0.0
+    if abs(s - half) <= tol:
+        return half
+    if abs(s - c2) <= tol:
+        return c2
+    return s
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _is_special(s, c2):
+    return s == 0.0 or s == 0.5 * c2 or s == c2
+
+
+@nb.njit(cache=True, nogil=True)
+def _delta_phi(t, si, sj, Fi, Fj, eta, c2, h0):
+    """Change of the objective of (8) when ``sigma_j += t``, ``sigma_i -= t`` (section 2.4)."""
+    return (Fi - Fj) * t + 0.5 * eta * t * t + _h(si - t, c2) + _h(sj + t, c2) - h0
+
+
+@nb.njit(cache=True, nogil=True)
+def take_step(si, sj, Fi, Fj, kii, kjj, kij, c2):
+    """Analytic solution of the two-variable subproblem (8), Table I (digest section 2.4).
+
+    Returns ``(accepted, sigma_i_new, sigma_j_new)``. The four cases (i upper/lower half,
+    j upper/lower half) each give ``sigma_j = sigma_j_old + (F_j - F_i + s) / eta`` with
+    ``s = 0, +2, -2, 0`` clipped to the case's interval; with ``eta <= 1e-12`` the interval's
+    end points are compared. The best case by ``phi`` is taken only if it strictly decreases
+    ``phi`` (section 2.5).
+    """
+    a = si + sj
+    half = 0.5 * c2
+    eta = kii + kjj - 2.0 * kij
+    if eta < 0.0:
+        eta = 0.0
+    h0 = _h(si, c2) + _h(sj, c2)
+    best_d = 0.0
+    best_t = 0.0
+    found = False
+    for case in range(4):
+        if case == 0:  # i upper, j upper
+            s, lo, hi = 0.0, max(half, a - c2), min(c2, a - half)
+        elif case == 1:  # i upper, j lower
+            s, lo, hi = 2.0, max(0.0, a - c2), min(half, a - half)
+        elif case == 2:  # i lower, j upper
+            s, lo, hi = -2.0, max(half, a - half), min(c2, a)
+        else:  # i lower, j lower
+            s, lo, hi = 0.0, max(0.0, a - half), min(half, a)
+        if lo > hi:
+            continue
+        if eta > _ETA_MIN:
+            c = sj + (Fj - Fi + s) / eta
+            c = min(max(c, lo), hi)
+            t = c - sj
+            d = _delta_phi(t, si, sj, Fi, Fj, eta, c2, h0)
+            if d < best_d:
+                best_d, best_t, found = d, t, True
+        else:
+            for c in (lo, hi):
+                t = c - sj
+                d = _delta_phi(t, si, sj, Fi, Fj, eta, c2, h0)
+                if d < best_d:
+                    best_d, best_t, found = d, t, True
+    if not found:
+        return False, si, sj
+    nj = _snap(sj + best_t, c2)
+    nj = min(max(nj, 0.0), c2)
+    ni = a - nj
+    ni2 = _snap(ni, c2)
+    if ni2 != ni:
+        if not _is_special(nj, c2):
+            nj = min(max(a - ni2, 0.0), c2)
+        ni = ni2
+    ni = min(max(ni, 0.0), c2)
+    if ni == si and nj == sj:
+        return False, si, sj
+    return True, ni, nj
+
+
+@nb.njit(cache=True, nogil=True)
+def _extremes(sigma, F, c2, ext, iext):
+    """Extremes of the slopes (complete rule) and critical values (13) (paper rule)."""
+    half = 0.5 * c2
+    inf = np.inf
+    for k in range(12):
+        iext[k] = -1
+    ext[_MINUP] = inf
+    ext[_MINDN] = inf
+    ext[_MINUP_NB] = inf
+    ext[_MINDN_NB] = inf
+    ext[_M1MAX] = -inf
+    ext[_M2MIN] = inf
+    ext[_M3MIN] = inf
+    ext[_M3MAX] = -inf
+    ext[_M1MAX_NB] = -inf
+    ext[_M2MIN_NB] = inf
+    ext[_M3MIN_NB] = inf
+    ext[_M3MAX_NB] = -inf
+    for u in range(sigma.shape[0]):
+        s = sigma[u]
+        f = F[u]
+        inner = s > 0.0 and s < c2
+        nb_ = inner and s != half
+        if s < c2:
+            up = -f - 1.0 if s < half else -f + 1.0
+            if up < ext[_MINUP]:
+                ext[_MINUP] = up
+                iext[_MINUP] = u
+            if nb_ and up < ext[_MINUP_NB]:
+                ext[_MINUP_NB] = up
+                iext[_MINUP_NB] = u
+        if s > 0.0:
+            dn = f + 1.0 if s <= half else f - 1.0
+            if dn < ext[_MINDN]:
+                ext[_MINDN] = dn
+                iext[_MINDN] = u
+            if nb_ and dn < ext[_MINDN_NB]:
+                ext[_MINDN_NB] = dn
+                iext[_MINDN_NB] = u
+        if s < half:  # D1
+            if f > ext[_M1MAX]:
+                ext[_M1MAX] = f
+                iext[_M1MAX] = u
+            if nb_ and f > ext[_M1MAX_NB]:
+                ext[_M1MAX_NB] = f
+                iext[_M1MAX_NB] = u
+        elif s > half:  # D2
+            if f < ext[_M2MIN]:
+                ext[_M2MIN] = f
+                iext[_M2MIN] = u
+            if nb_ and f < ext[_M2MIN_NB]:
+                ext[_M2MIN_NB] = f
+                iext[_M2MIN_NB] = u
+        if inner:  # D3
+            if f < ext[_M3MIN]:
+                ext[_M3MIN] = f
+                iext[_M3MIN] = u
+            if f > ext[_M3MAX]:
+                ext[_M3MAX] = f
+                iext[_M3MAX] = u
+            if nb_:
+                if f < ext[_M3MIN_NB]:
+                    ext[_M3MIN_NB] = f
+                    iext[_M3MIN_NB] = u
+                if f > ext[_M3MAX_NB]:
+                    ext[_M3MAX_NB] = f
+                    iext[_M3MAX_NB] = u
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _up(s, f, c2):
+    return -f - 1.0 if s < 0.5 * c2 else -f + 1.0
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _dn(s, f, c2):
+    return f + 1.0 if s <= 0.5 * c2 else f - 1.0
+
+
+@nb.njit(cache=True, nogil=True)
+def _partner_dn(i, row_i, diag, sigma, F, c2, tau, nb_only):
+    """Second-order choice of ``j`` (sigma_j decreases) for a fixed ``i`` (sigma_i increases)."""
+    half = 0.5 * c2
+    up_i = _up(sigma[i], F[i], c2)
+    best, best_gain = -1, -1.0
+    kii = diag[i]
+    for v in range(sigma.shape[0]):
+        s = sigma[v]
+        if s <= 0.0:
+            continue
+        if nb_only and (s >= c2 or s == half):
+            continue
+        b = -(up_i + _dn(s, F[v], c2))
+        if b <= tau:
+            continue
+        eta = kii + diag[v] - 2.0 * row_i[v]
+        if eta < _ETA_MIN:
+            eta = _ETA_MIN
+        g = b * b / eta
+        if g > best_gain:
+            best_gain = g
+            best = v
+    return best
+
+
+@nb.njit(cache=True, nogil=True)
+def _partner_up(j, row_j, diag, sigma, F, c2, tau, nb_only):
+    """Second-order choice of ``i`` (sigma_i increases) for a fixed ``j`` (sigma_j decreases)."""
+    half = 0.5 * c2
+    dn_j = _dn(sigma[j], F[j], c2)
+    best, best_gain = -1, -1.0
+    kjj = diag[j]
+    for v in range(sigma.shape[0]):
+        s = sigma[v]
+        if s >= c2:
+            continue
+        if nb_only and (s <= 0.0 or s == half):
+            continue
+        b = -(_up(s, F[v], c2) + dn_j)
+        if b <= tau:
+            continue
+        eta = kjj + diag[v] - 2.0 * row_j[v]
+        if eta < _ETA_MIN:
+            eta = _ETA_MIN
+        g = b * b / eta
+        if g > best_gain:
+            best_gain = g
+            best = v
+    return best
+
+
+@nb.njit(cache=True, nogil=True)
+def _update_pair(i, j, Xu, code, params, diag, sigma, F, c2, data, slot_of, row_of, stamp,
+                 clock, ext, iext, stats):
+    """Step on the pair ``(i, j)``; update ``F`` with the two cached rows (Eq. (15))."""
+    if i == j:
+        return False
+    si = cache_get_row(i, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
+    sj = cache_get_row(j, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
+    ok, ni, nj = take_step(sigma[i], sigma[j], F[i], F[j], diag[i], diag[j], data[si, j], c2)
+    if not ok:
+        stats[1] += 1
+        return False
+    di = ni - sigma[i]
+    dj = nj - sigma[j]
+    sigma[i] = ni
+    sigma[j] = nj
+    ri = data[si]
+    rj = data[sj]
+    for u in range(F.shape[0]):
+        F[u] -= di * ri[u] + dj * rj[u]
+    _extremes(sigma, F, c2, ext, iext)
+    stats[0] += 1
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _paper_partner(u, s, f, c2, tau, ext, iext, nb_only):
+    """Partner of ``u`` attached to its largest Definition-1 violation (``examineexample.m``)."""
+    half = 0.5 * c2
+    o = 4 if not nb_only else 8
+    m1max, m2min, m3min, m3max = ext[o], ext[o + 1], ext[o + 2], ext[o + 3]
+    best, partner = tau, -1
+    if s < half:  # CASE 1 / 2: u in D1
+        v = f - m2min + 2.0
+        if v > best:
+            best, partner = v, iext[o + 1]
+        v = f - m3min
+        if v > best:
+            best, partner = v, iext[o + 2]
+    if s > 0.0 and s < c2:  # u in D3 (CASE 2, 3, 4)
+        v = m1max - f
+        if v > best:
+            best, partner = v, iext[o]
+        v = f - m2min
+        if v > best:
+            best, partner = v, iext[o + 1]
+    if s > half:  # CASE 4 / 5: u in D2
+        v = m1max - f + 2.0
+        if v > best:
+            best, partner = v, iext[o]
+        v = m3max - f
+        if v > best:
+            best, partner = v, iext[o + 3]
+    return partner
+
+
+@nb.njit(cache=True, nogil=True)
+def _whole_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_of, row_of, stamp,
+                clock, ext, iext, stats):
+    """One whole-set pass: examine every sample in order (section 2.7). Returns #updates."""
+    n = sigma.shape[0]
+    changed = 0
+    for u in range(n):
+        s = sigma[u]
+        f = F[u]
+        if mode == COMPLETE:
+            vu = -np.inf
+            vd = -np.inf
+            if s < c2:
+                vu = -(_up(s, f, c2) + ext[_MINDN])
+            if s > 0.0:
+                vd = -(ext[_MINUP] + _dn(s, f, c2))
+            if vu <= tau and vd <= tau:
+                continue
+            su = cache_get_row(u, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
+            if vu >= vd:
+                i = u
+                j = _partner_dn(u, data[su], diag, sigma, F, c2, tau, False)
+            else:
+                j = u
+                i = _partner_up(u, data[su], diag, sigma, F, c2, tau, False)
+            if i < 0 or j < 0:
+                continue
+        else:
+            partner = _paper_partner(u, s, f, c2, tau, ext, iext, False)
+            if partner < 0 or partner == u:
+                continue
+            i, j = partner, u
+        if _update_pair(i, j, Xu, code, params, diag, sigma, F, c2, data, slot_of, row_of,
+                        stamp, clock, ext, iext, stats):
+            changed += 1
+    return changed
+
+
+@nb.njit(cache=True, nogil=True)
+def _nonbound_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_of, row_of,
+                   stamp, clock, ext, iext, stats, max_updates):
+    """One non-bound pass: pairs from the non-bound set until it is tau-optimal (section 2.7)."""
+    changed = 0
+    while changed < max_updates:
+        if mode == COMPLETE:
+            if ext[_MINUP_NB] + ext[_MINDN_NB] >= -tau:
+                break
+            i = iext[_MINUP_NB]
+            si = cache_get_row(i, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
+            j = _partner_dn(i, data[si], diag, sigma, F, c2, tau, True)
+            if j < 0:
+                break
+        else:
+            q1 = ext[_M1MAX_NB] - ext[_M3MIN_NB]
+            q2 = ext[_M3MAX_NB] - ext[_M2MIN_NB]
+            q3 = ext[_M1MAX_NB] - ext[_M2MIN_NB] + 2.0
+            q = max(q1, max(q2, q3))
+            if q <= tau:
+                break
+            if q1 == q:
+                i, j = iext[_M1MAX_NB], iext[_M3MIN_NB]
+            elif q2 == q:
+                i, j = iext[_M3MAX_NB], iext[_M2MIN_NB]
+            else:
+                i, j = iext[_M1MAX_NB], iext[_M2MIN_NB]
+        if not _update_pair(i, j, Xu, code, params, diag, sigma, F, c2, data, slot_of, row_of,
+                            stamp, clock, ext, iext, stats):
+            break
+        changed += 1
+    return changed
+
+
+@nb.njit(cache=True, nogil=True)
+def _initial_outputs(Xu, code, params, sigma, G):
+    """``F = G - K_UU sigma`` without the Gram matrix (symmetric loop, n^2/2 kernel values)."""
+    n = Xu.shape[0]
+    F = G.copy()
+    for u in range(n):
+        su = sigma[u]
+        F[u] -= su * kernel_value(Xu[u], Xu[u], code, params)
+        for v in range(u + 1, n):
+            sv = sigma[v]
+            if su == 0.0 and sv == 0.0:
+                continue
+            k = kernel_value(Xu[u], Xu[v], code, params)
+            F[u] -= sv * k
+            F[v] -= su * k
+    return F
+
+
+@nb.njit(cache=True, nogil=True)
+def _decision_core(X, Xp, Xu, sigma, c1, beta, code, params):
+    nz = np.nonzero(sigma)[0]
+    out = np.empty(X.shape[0])
+    for r in range(X.shape[0]):
+        x = X[r]
+        acc = 0.0
+        for i in range(Xp.shape[0]):
+            acc += kernel_value(x, Xp[i], code, params)
+        acc *= c1
+        for t in range(nz.shape[0]):
+            v = nz[t]
+            acc -= sigma[v] * kernel_value(x, Xu[v], code, params)
+        out[r] = acc + beta
+    return out
+
+
+# --------------------------------------------------------------------------- helpers
+def kkt_violation(sigma, F, c2, *, bound_tol: float = 0.0) -> float:
+    """Complete-rule violation ``max(0, -(min up + min dn))`` (digest section 2.6).
+
+    Zero iff the four conditions (13) + ``m3max - m3min <= 2`` hold, i.e. iff a bias
+    satisfying the KKT table (11) exists (section 8.6). ``bound_tol`` (times ``c2``) counts
+    values that close to ``0``, ``c2/2`` or ``c2`` as being there, for solutions of interior
+    point solvers.
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    F = np.asarray(F, dtype=float)
+    eps = bound_tol * c2
+    half = 0.5 * c2
+    can_up = sigma < c2 - eps
+    can_dn = sigma > eps
+    up = np.where(sigma < half - eps, -F - 1.0, -F + 1.0)
+    dn = np.where(sigma <= half + eps, F + 1.0, F - 1.0)
+    if not can_up.any() or not can_dn.any():
+        return 0.0
+    return float(max(0.0, -(up[can_up].min() + dn[can_dn].min())))
+
+
+def paper_rule_violation(sigma, F, c2) -> float:
+    """Largest of the three quantities (13) (the paper's incomplete rule), clipped at 0."""
+    sigma = np.asarray(sigma, dtype=float)
+    F = np.asarray(F, dtype=float)
+    half = 0.5 * c2
+    d1, d2, d3 = sigma < half, sigma > half, (sigma > 0) & (sigma < c2)
+    m1max = F[d1].max() if d1.any() else -np.inf
+    m2min = F[d2].min() if d2.any() else np.inf
+    m3min = F[d3].min() if d3.any() else np.inf
+    m3max = F[d3].max() if d3.any() else -np.inf
+    return float(max(0.0, m1max - m3min, m3max - m2min, m1max - m2min + 2.0))
+
+
+def bias_from_F(sigma, F, c2, *, nb_tol: float = _NB_TOL) -> float:
+    """Bias ``beta`` by Eq. (16), with the KKT-interval midpoint fallback (sections 2.9, 8.6).
+
+    Non-bound samples are those with ``nb_tol c2 < delta_u < c2 - nb_tol c2`` (the official
+    code uses an absolute ``1e-8``; a relative tolerance keeps the rule scale-free).
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    F = np.asarray(F, dtype=float)
+    half = 0.5 * c2
+    delta = 2.0 * np.minimum(sigma, c2 - sigma)
+    eps = nb_tol * c2
+    nbm = (delta > eps) & (delta < c2 - eps)
+    if nbm.any():
+        b = np.where(sigma[nbm] < half, -1.0 - F[nbm], 1.0 - F[nbm])
+        return float(b.mean())
+    # KKT interval of beta (section 8.6): lower <= beta <= upper
+    mid = np.abs(sigma - half) <= eps
+    lower_half = (sigma < half) & ~mid
+    upper_half = (sigma > half) & ~mid
+    ub = np.concatenate([-1.0 - F[lower_half], 1.0 - F[mid]])
+    lb = np.concatenate([1.0 - F[upper_half], -1.0 - F[mid]])
+    lo = lb.max() if lb.size else -np.inf
+    hi = ub.min() if ub.size else np.inf
+    if np.isfinite(lo) and np.isfinite(hi):
+        return float(0.5 * (lo + hi))
+    if np.isfinite(lo):
+        return float(lo)
+    if np.isfinite(hi):
+        return float(hi)
+    return 0.0  # pragma: no cover - n >= 1 always gives one bound
+
+
+def dual_objective(sigma, Kuu, Kup1, c1, c2) -> float:
+    """Value of the dual (6) at ``(sigma, delta = 2 min(sigma, c2 - sigma))``.
+
+    ``1/2 sigma' K_UU sigma - c1 (K_UP 1_p)' sigma - 1/2 1' delta`` with ``Kup1 = K_UP 1_p``.
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    delta = 2.0 * np.minimum(sigma, c2 - sigma)
+    return float(0.5 * sigma @ (Kuu @ sigma) - c1 * (Kup1 @ sigma) - 0.5 * delta.sum())
+
+
+def _objective_from_F(sigma, F, G, c2) -> float:
+    # sigma' K sigma = sigma' (G - F);  c1 (K_UP 1)' sigma = sigma' G
+    delta = 2.0 * np.minimum(sigma, c2 - sigma)
+    return float(-0.5 * (sigma @ (G + F)) - 0.5 * delta.sum())
+
+
+# --------------------------------------------------------------------------- public API
+@dataclass(repr=False)
+class USMOResult:
+    """Result of :func:`usmo`.
+
+    Attributes
+    ----------
+    sigma, delta : arrays (n,)
+        Dual solution of (6); ``delta = 2 min(sigma, c2 - sigma)`` (Lemma 1).
+    c1, c2 : float
+        ``pi / (2 lam p)`` and ``1 / (2 lam n)``.
+    beta : float
+        Bias by (16) (midpoint fallback).
+    alpha_p : float
+        Weight ``c1`` of every labelled positive (Eq. (7)); ``alpha_u = -sigma_u``.
+    dual_objective : float
+        Value of (6).
+    passes, pair_updates : int
+        Passes (whole-set + non-bound, the "iterations" of Fig. 1) and successful steps.
+    kkt_violation : float
+        Complete-rule violation ``max(0, -(min up + min dn))`` at the end, for either rule.
+    converged : bool
+        The chosen stopping rule holds at tolerance ``tau``.
+    trace : dict of arrays, one entry per pass
+        ``seconds``, ``dual_objective``, ``n_changed``, ``kind`` (1 = whole-set,
+        0 = non-bound), ``kkt_violation``.
+    init_sigma, init_beta : the initial point and its classifier (the "Init*" column).
+    init_seconds, solve_seconds : time of the initialisation and of the passes.
+    kernel_rows_computed, cache_hits : LRU row-cache statistics.
+    F : array (n,)
+        Final bias-free outputs ``F_u = f(x_u) - beta``.
+    """
+
+    sigma: np.ndarray
+    delta: np.ndarray
+    c1: float
+    c2: float
+    beta: float
+    alpha_p: float
+    dual_objective: float
+    passes: int
+    pair_updates: int
+    kkt_violation: float
+    converged: bool
+    trace: dict
+    init_sigma: np.ndarray
+    init_beta: float
+    init_seconds: float
+    solve_seconds: float
+    kernel_rows_computed: int
+    cache_hits: int
+    F: np.ndarray
+    stopping: str = "complete"
+    tau: float = 2e-3
+    failed_steps: int = 0
+    info: dict = field(default_factory=dict)
+
+    @property
+    def n_nonbound(self) -> int:
+        """Number of samples with ``0 < delta < c2`` (the paper's non-bound set)."""
+        return int(np.sum((self.delta > _NB_TOL * self.c2)
+                          & (self.delta < self.c2 - _NB_TOL * self.c2)))
+
+    def __repr__(self) -> str:
+        return (f"USMOResult(n={self.sigma.shape[0]}, dual_objective={self.dual_objective:.10g}, "
+                f"beta={self.beta:.6g}, passes={self.passes}, pair_updates={self.pair_updates}, "
+                f"kkt_violation={self.kkt_violation:.3g}, converged={self.converged})")
+
+
+def _check_inputs(Xp, Xu, lam, pi, tau):
+    Xp = check_matrix(Xp, "Xp", min_rows=1)
+    Xu = check_matrix(Xu, "Xu", min_rows=1, n_features=Xp.shape[1])
+    lam = check_positive(lam, "lam")
+    pi = check_prior(pi, "pi")
+    tau = check_positive(tau, "tau")
+    return Xp, Xu, lam, pi, tau
+
+
+def _constant_part(Xp, Xu, k: Kernel, c1: float) -> np.ndarray:
+    """``G_u = c1 sum_P k(x_u, x_i)`` in O(p n d), without storing ``K_UP``."""
+    if k.code == LINEAR:
+        return c1 * (Xu @ Xp.sum(axis=0))
+    return kernel_rowsum(Xu, Xp, k.code, k.params, c1)
+
+
+def _outputs(Xu, k: Kernel, sigma, G) -> np.ndarray:
+    if k.code == LINEAR:
+        return G - Xu @ (Xu.T @ sigma)
+    return _initial_outputs(Xu, k.code, k.params, sigma, G)
+
+
+def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="complete",
+         init="ocsvm", sigma0=None, cache_mb=200.0, max_passes=100_000, record_trace=True,
+         random_state=None) -> USMOResult:
+    """Train the double-hinge PU classifier by USMO (digest section 2).
+
+    Parameters
+    ----------
+    Xp : array (p, d)
+        Labelled positives (``p >= 1``).
+    Xu : array (n, d)
+        Unlabelled samples (``n >= 1``).
+    kernel : str or Kernel
+        ``"linear"``, ``"gaussian"`` (``sigma = 1`` by default; pass
+        ``make_kernel("gaussian", sigma=...)`` otherwise) or ``"polynomial"``.
+    lam : float
+        Regularisation ``lambda > 0`` of Eq. (4).
+    pi : float
+        Positive class prior in (0, 1).
+    tau : float
+        Tolerance of the tau-KKT test (12)/(13) (the official code uses ``2e-3``).
+    stopping : {"complete", "paper"}
+        ``"complete"``: the up/dn rule of section 2.6 (conditions (13) plus the missing
+        ``m3max - m3min <= 2 + tau``). ``"paper"``: the paper's rule (13)/Definition 1 only,
+        which can stop at a suboptimal point (digest sections 1.8, 7 #1).
+    init : {"ocsvm", "trivial"}
+        ``"ocsvm"``: the one-class-SVM ranking initialisation (17)-(18) with an exact
+        feasibility repair (section 2.10); ``"trivial"``: ``sigma_u = c1 p / n``.
+    sigma0 : array (n,), optional
+        An explicit initial point (overrides ``init``); it must satisfy the constraints up to
+        rounding and is then repaired exactly.
+    cache_mb : float
+        Budget of the LRU kernel-row cache in MB (at least two rows are kept).
+    max_passes : int
+        Cap on the number of passes; ``0`` returns the initial point (no warning).
+    record_trace : bool
+        Record per-pass time, objective, number of changes and kind.
+    random_state : int, Generator or None
+        Only used to break ties in the OCSVM ranking (``None``: by index).
+
+    Returns
+    -------
+    USMOResult
+
+    Warns
+    -----
+    ConvergenceWarning
+        When ``max_passes`` is reached (or no step can make progress) before the stopping
+        rule holds.
+    """
+    Xp, Xu, lam, pi, tau = _check_inputs(Xp, Xu, lam, pi, tau)
+    check_choice(stopping, "stopping", {"complete", "paper"})
+    cache_mb = check_positive(cache_mb, "cache_mb")
+    max_passes = check_int(max_passes, "max_passes", minimum=0)
+    k = make_kernel(kernel)
+    p, n = Xp.shape[0], Xu.shape[0]
+    c1 = pi / (2.0 * lam * p)
+    c2 = 1.0 / (2.0 * lam * n)
+    target = c1 * p
+    mode = COMPLETE if stopping == "complete" else PAPER
+
+    t0 = time.perf_counter()
+    if sigma0 is not None:
+        sigma = _check_sigma0(sigma0, n, target, c2)
+    else:
+        check_choice(init, "init", {"ocsvm", "trivial"})
+        if init == "trivial":
+            sigma = trivial_init(n, target, c2)
+        else:
+            sigma = ocsvm_init(Xp, Xu, k, pi, target, c2, random_state=random_state)
+    G = _constant_part(Xp, Xu, k, c1)
+    F = _outputs(Xu, k, sigma, G)
+    init_sigma = sigma.copy()
+    init_beta = bias_from_F(sigma, F, c2)
+    init_seconds = time.perf_counter() - t0
+
+    t1 = time.perf_counter()
+    cache = KernelRowCache(Xu, kernel=k, cache_mb=cache_mb)
+    diag = kernel_diag(Xu, k.code, k.params)
+    ext = np.empty(12)
+    iext = np.empty(12, dtype=np.int64)
+    stats = np.zeros(2, dtype=np.int64)  # [pair updates, failed steps]
+    _extremes(sigma, F, c2, ext, iext)
+    args = (Xu, k.code, k.params, diag, sigma, F, c2, tau, cache.data, cache.slot_of,
+            cache.row_of, cache.stamp, cache.clock, ext, iext, stats)
+    max_nb_updates = max(10_000, 100 * n)
+    tr_sec, tr_obj, tr_ch, tr_kind, tr_kkt = [], [], [], [], []
+    passes = 0
+    whole = True
+    stalled = False
+    finished = False
+    while passes < max_passes:
+        ts = time.perf_counter()
+        if whole:
+            changed = _whole_pass(mode, *args)
+        else:
+            changed = _nonbound_pass(mode, *args, max_nb_updates)
+        passes += 1
+        if record_trace:
+            tr_sec.append(time.perf_counter() - ts)
+            tr_obj.append(_objective_from_F(sigma, F, G, c2))
+            tr_ch.append(changed)
+            tr_kind.append(1 if whole else 0)
+            tr_kkt.append(kkt_violation(sigma, F, c2))
+        if whole and changed == 0:
+            finished = True
+            break
+        whole = not whole
+    solve_seconds = time.perf_counter() - t1
+
+    viol = kkt_violation(sigma, F, c2)
+    rule_viol = viol if mode == COMPLETE else paper_rule_violation(sigma, F, c2)
+    converged = rule_viol <= tau
+    if not converged and max_passes > 0:
+        if finished:
+            stalled = True
+            warnings.warn(
+                f"usmo: no step can decrease the objective but the tau-KKT test fails "
+                f"(violation {rule_viol:.3g} > tau={tau:g}); the problem is numerically "
+                "degenerate at this tolerance; loosen tau.", ConvergenceWarning, stacklevel=2)
+        else:
+            warn_not_converged("usmo", max_passes, rule_viol)
+    beta = bias_from_F(sigma, F, c2)
+    delta = 2.0 * np.minimum(sigma, c2 - sigma)
+    trace = {
+        "seconds": np.asarray(tr_sec, dtype=float),
+        "dual_objective": np.asarray(tr_obj, dtype=float),
+        "n_changed": np.asarray(tr_ch, dtype=np.int64),
+        "kind": np.asarray(tr_kind, dtype=np.int64),
+        "kkt_violation": np.asarray(tr_kkt, dtype=float),
+    }
+    return USMOResult(
+        sigma=sigma, delta=delta, c1=c1, c2=c2, beta=beta, alpha_p=c1,
+        dual_objective=_objective_from_F(sigma, F, G, c2), passes=passes,
+        pair_updates=int(stats[0]), kkt_violation=viol, converged=bool(converged),
+        trace=trace, init_sigma=init_sigma, init_beta=init_beta, init_seconds=init_seconds,
+        solve_seconds=solve_seconds, kernel_rows_computed=cache.misses, cache_hits=cache.hits,
+        F=F, stopping=stopping, tau=tau, failed_steps=int(stats[1]),
+        info={"stalled": stalled, "cache_slots": cache.n_slots, "kernel": k, "lam": lam,
+              "pi": pi, "init": "sigma0" if sigma0 is not None else init},
+    )
+
+
+def _check_sigma0(sigma0, n, target, c2):
+    s = np.asarray(sigma0, dtype=float)
+    if s.ndim != 1 or s.shape[0] != n:
+        raise ValueError(f"sigma0 must be a 1-D array of length n = {n} (rows of Xu), "
+                         f"got shape {s.shape}.")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("sigma0 contains NaN or infinite values.")
+    slack = 1e-8 * c2
+    if s.min() < -slack or s.max() > c2 + slack:
+        raise ValueError(f"sigma0 must satisfy 0 <= sigma0 <= c2 = 1/(2 lam n) = {c2:.6g}.")
+    total = math.fsum(s)
+    if abs(total - target) > 1e-6 * max(1.0, target):
+        raise ValueError(f"sigma0 must satisfy sum(sigma0) = c1 p = pi/(2 lam) = {target:.6g}, "
+                         f"got {total:.6g}.")
+    return feasible_repair(np.clip(s, 0.0, c2), target, c2)
+
+
+def usmo_decision_function(result: USMOResult, Xp, Xu, X, kernel="linear", *,
+                           init: bool = False) -> np.ndarray:
+    """``f(x) = c1 sum_P k(x, x_i) - sum_U sigma_u k(x, x_u) + beta`` (Eq. (7)).
+
+    Computed row by row in numba (only the non-zero ``sigma_u`` are visited), so no Gram
+    block is stored. ``init=True`` evaluates the initial classifier (``init_sigma``,
+    ``init_beta``: the "Init*" column). ``Xp``, ``Xu`` and ``kernel`` must be those of the fit.
+    """
+    k = make_kernel(kernel)
+    Xp = check_matrix(Xp, "Xp", min_rows=1)
+    Xu = check_matrix(Xu, "Xu", min_rows=1, n_features=Xp.shape[1])
+    X = check_matrix(X, "X", min_rows=0, n_features=Xp.shape[1])
+    sigma = result.init_sigma if init else result.sigma
+    beta = result.init_beta if init else result.beta
+    if sigma.shape[0] != Xu.shape[0]:
+        raise ValueError(f"Xu has {Xu.shape[0]} rows but the result has {sigma.shape[0]} "
+                         "unlabelled weights; pass the Xu used in the fit.")
+    if k.code == LINEAR:
+        w = result.c1 * Xp.sum(axis=0) - Xu.T @ sigma
+        return X @ w + beta
+    return _decision_core(X, Xp, Xu, np.ascontiguousarray(sigma, dtype=float), result.c1,
+                          beta, k.code, k.params)
