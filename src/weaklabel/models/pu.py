@@ -23,21 +23,11 @@ from .._validation import (
     check_positive,
     warn_not_converged,
 )
-from ..kernels import gram, kernel_rowsum
+from ..kernels import gram
 from ..reference import solve_qp
 from ._base import BaseEstimator, PUClassifierMixin, split_pu
 
 _BLOCK = 2048  # rows of X per block in decision functions (memory ~ BLOCK x n floats)
-
-
-def double_hinge_decision(X, Xp, Xu, sigma, c1, beta, kernel) -> np.ndarray:
-    """``f(x) = c1 sum_P k(x, x_i) - sum_U sigma_u k(x, x_u) + beta`` (Eq. (7)), in blocks."""
-    out = np.empty(X.shape[0])
-    for a in range(0, X.shape[0], _BLOCK):
-        B = X[a:a + _BLOCK]
-        out[a:a + _BLOCK] = (kernel_rowsum(B, Xp, kernel.code, kernel.params, c1)
-                             - gram(B, Xu, kernel) @ sigma + beta)
-    return out
 
 
 class DoubleHingePU(PUClassifierMixin, BaseEstimator):
@@ -129,6 +119,8 @@ class DoubleHingePU(PUClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """``f(x)`` of Eq. (7) with the bias (16)."""
         X = self._check_X(X)
+        from ..solvers.usmo import double_hinge_decision
+
         return double_hinge_decision(X, self.Xp_, self.Xu_, self.sigma_, self.c1_,
                                      self.intercept_, self.kernel_)
 

@@ -828,8 +828,16 @@ def usmo_decision_function(result: USMOResult, Xp, Xu, X, kernel="linear", *,
     if sigma.shape[0] != Xu.shape[0]:
         raise ValueError(f"Xu has {Xu.shape[0]} rows but the result has {sigma.shape[0]} "
                          "unlabelled weights; pass the Xu used in the fit.")
+    return double_hinge_decision(X, Xp, Xu, sigma, result.c1, beta, k)
+
+
+def double_hinge_decision(X, Xp, Xu, sigma, c1, beta, kernel) -> np.ndarray:
+    """``f(x) = c1 sum_P k(x, x_i) - sum_U sigma_u k(x, x_u) + beta`` for any dual point
+    ``sigma`` (USMO's, the reference QP's or the initial one), without storing a Gram block.
+    Arrays must already be validated float64 C-contiguous."""
+    k = make_kernel(kernel)
+    sigma = np.ascontiguousarray(sigma, dtype=float)
     if k.code == LINEAR:
-        w = result.c1 * Xp.sum(axis=0) - Xu.T @ sigma
+        w = c1 * Xp.sum(axis=0) - Xu.T @ sigma
         return X @ w + beta
-    return _decision_core(X, Xp, Xu, np.ascontiguousarray(sigma, dtype=float), result.c1,
-                          beta, k.code, k.params)
+    return _decision_core(X, Xp, Xu, sigma, float(c1), float(beta), k.code, k.params)

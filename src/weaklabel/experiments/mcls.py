@@ -1,0 +1,689 @@
+"""Protocols of the MCLS paper (Chaudhari & Shevade, 2012); every function returns tidy DataFrames.
+
+Protocol (digest sections 9.3-9.5; declared here and in the notebook before any result)
+--------------------------------------------------------------------------------------
+- 7 data sets (:data:`DATASETS`); for each repetition a random 2:1 split with Table 1's
+  test sizes (``pu_split``, seeded from ``seed + rep``); within a repetition the same
+  split serves every ``L`` and every method, and the labelled positives are nested
+  (``L`` is a fraction of the *training positives*, rounded half up).
+- Features z-scored with training statistics; zero-variance features dropped.
+- ``r`` is the exact positive fraction of the whole data set (Table 1's ``r``).
+- Hyperparameters (PU-legal, never test data, never published numbers): ``sigma = m
+  sqrt(d)`` and ``C`` of MCLS are chosen per (data set, repetition, L) on at most
+  ``n_select`` training rows by hiding a third of the labelled positives (3 folds) among
+  the unlabelled rows, running ILU + MCLS and scoring the recall of the hidden positives
+  (the Lee & Liu criterion ``recall^2 / Pr[f=+1]`` with ``Pr[f=+1]`` fixed at ``r`` by the
+  bias step). Ties go to the larger ``sigma`` and then the smaller ``C``. The baselines
+  use the same ``sigma``; ILU+ISVM uses ``C = isvm_C``; NB+BSVM selects its costs with its
+  own hold-out criterion; PNB has no kernel.
+- Table 1's ATS: a supervised LS-SVC with ``(sigma, C)`` from 3-fold CV on the fully
+  labelled training rows (it is the supervised reference, so labels are allowed).
+- One LS-SVC factorisation per (repetition, sigma, C) on the full training set, reused by
+  every ``L`` and every ``r`` offset of Table 4 that selects the same pair; the selection
+  reuses one eigendecomposition per (sigma) across the C grid and the folds.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from ..compare import crosscheck_record
+from ..data import load, one_vs_rest, pu_split
+from ..kernels import gram
+from ..models.mcls import ILUISVM, MCLS, NBBSVM, PNB, GaussianNBPU, ilu_labels, nb_labels
+from ..reference.lssvm import lssvc_reference
+from ..solvers.lssvm import KernelEigen, LSSVCFactor, dense_solve, lssvc_objective, mcls_loop
+
+#: (name in the paper, registry name, positive classes for one_vs_rest or None, Table 1 TS)
+DATASETS = [
+    ("banana", "raetsch-banana", None, 1767),
+    ("thyroid", "uci-new-thyroid", [2, 3], 72),
+    ("heart", "statlog-heart", None, 90),
+    ("pima", "usmo-diabetes", None, 256),
+    ("waveform", "uci-waveform", 1, 1667),
+    ("ringnorm", "delve-ringnorm", None, 2466),
+    ("ionosphere", "uci-ionosphere", None, 117),
+]
+METHODS = ("MCLS", "ILU + ISVM", "NB + BSVM", "PNB")
+L_PCTS = (5, 10, 15, 20, 25)
+R_OFFSETS = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15)
+T4_SETS = ("banana", "pima", "heart", "thyroid")
+
+DEFAULTS = {
+    "seed": 0, "n_jobs": 2, "datasets": [d[0] for d in DATASETS], "n_reps": 10,
+    "l_pcts": list(L_PCTS), "r_offsets": list(R_OFFSETS), "t4_sets": list(T4_SETS),
+    "t4_l_pct": 20, "max_n": None, "sigma_mults": [0.25, 0.5, 1.0, 2.0],
+    "Cs": [0.1, 1.0, 10.0], "n_select": 500, "n_folds": 3, "tol": 0.05, "r_mode": "all",
+    "k": 10, "ilu_C": 1.0, "isvm_C": 1.0, "isvm_max_iter": 20, "max_iter": 100,
+    "bsvm_C_plus": [1.0, 10.0], "bsvm_ratios": [0.05, 0.2, 1.0], "pnb_bins": 10,
+    "toy_l_pcts": [5, 10, 15, 20, 25],
+    "tolerances": {"t1_ats": 2.0, "t1_r": 0.005, "t2_mcls": 4.0, "t2_baseline": 5.0,
+                   "t3": 5.0, "t4": 4.0},
+}
+
+
+def config(params: dict | None = None) -> dict:
+    """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` mcls)."""
+    cfg = dict(DEFAULTS)
+    cfg.update({k: v for k, v in (params or {}).items() if k in DEFAULTS or k == "profile"})
+    return cfg
+
+
+# --------------------------------------------------------------------------- data
+def load_dataset(name: str, *, max_n: int | None = None, seed: int = 0):
+    """``(X, y, test_size)`` of one MCLS data set (+1/-1 labels, raw features).
+
+    ``max_n`` (smoke profile only) keeps a stratified random subset of that many rows and
+    scales the test size accordingly.
+    """
+    spec = {d[0]: d for d in DATASETS}
+    if name not in spec:
+        raise ValueError(f"dataset must be one of {sorted(spec)}, got {name!r}.")
+    _, reg, pos, ts = spec[name]
+    ds = load(reg)
+    y = ds.y if pos is None else one_vs_rest(ds.y, pos)
+    y = np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0)
+    X = np.asarray(ds.X, dtype=np.float64)
+    if max_n is not None and X.shape[0] > max_n:
+        rng = np.random.default_rng(seed)
+        keep = []
+        for cls in (1.0, -1.0):
+            idx = np.flatnonzero(y == cls)
+            m = int(round(max_n * idx.size / y.size))
+            keep.append(rng.choice(idx, size=m, replace=False))
+        keep = np.sort(np.concatenate(keep))
+        ts = int(round(ts * keep.size / X.shape[0]))
+        X, y = X[keep], y[keep]
+    return X, y, ts
+
+
+def standardize(Xtr, Xte):
+    """z-score with training statistics; drop zero-variance training features."""
+    mu = Xtr.mean(axis=0)
+    sd = Xtr.std(axis=0)
+    keep = sd > 1e-12
+    return (Xtr[:, keep] - mu[keep]) / sd[keep], (Xte[:, keep] - mu[keep]) / sd[keep]
+
+
+def make_toy(n: int = 400, *, noise: float = 0.15, random_state=0):
+    """The declared 2-D toy recipe: ``make_moons(n, noise)``, 200/200 so r = 0.5 exactly.
+
+    The upper moon is the positive class. Returns ``(X, y)`` with +1/-1 labels.
+    """
+    from sklearn.datasets import make_moons
+
+    X, y01 = make_moons(n_samples=n, noise=noise, random_state=random_state)
+    return X, np.where(y01 == 0, 1.0, -1.0)
+
+
+# --------------------------------------------------------------------------- selection
+def _subsample(n, s, n_max, rng):
+    if n <= n_max:
+        return np.arange(n)
+    out = []
+    for grp in (np.flatnonzero(s), np.flatnonzero(~s)):
+        m = max(1, int(round(n_max * grp.size / n)))
+        out.append(rng.choice(grp, size=min(m, grp.size), replace=False))
+    return np.sort(np.concatenate(out))
+
+
+def select_pu(X, s, r, cfg, rng):
+    """PU-legal choice of ``(sigma, C)`` for MCLS (module docstring). Returns a dict."""
+    idx = _subsample(X.shape[0], s, cfg["n_select"], rng)
+    Xs, ss = X[idx], s[idx]
+    P = np.flatnonzero(ss)
+    folds = np.array_split(rng.permutation(P), min(cfg["n_folds"], P.size))
+    d = X.shape[1]
+    rows = []
+    for m in cfg["sigma_mults"]:
+        sigma = float(m * np.sqrt(d))
+        K = gram(Xs, Xs, "gaussian", sigma=sigma)
+        eig = KernelEigen(K)
+        rec = np.zeros(len(cfg["Cs"]))
+        for hold in folds:
+            if hold.size == 0 or hold.size == P.size:
+                continue
+            s2 = ss.copy()
+            s2[hold] = False
+            y0 = ilu_labels(Xs, s2, r, sigma=sigma, k=cfg["k"], svc_C=cfg["ilu_C"], K=K,
+                            random_state=int(rng.integers(2**31 - 1)))
+            for j, C in enumerate(cfg["Cs"]):
+                res = mcls_loop(eig.factor(C), y0, s2, r, eps=cfg["tol"],
+                                r_mode=cfg["r_mode"], max_iter=cfg["max_iter"])
+                rec[j] += np.mean(res.labels[hold] > 0) / len(folds)
+        for j, C in enumerate(cfg["Cs"]):
+            rows.append((rec[j], m, -C, sigma, C))
+    best = max(rows, key=lambda t: (round(t[0], 12), t[1], t[2]))
+    return {"sigma": best[3], "C": best[4], "sigma_mult": best[1], "criterion": best[0]}
+
+
+def select_supervised(X, y, cfg, rng):
+    """3-fold CV of a supervised LS-SVC over the same grid (Table 1's ATS reference)."""
+    idx = _subsample(X.shape[0], y > 0, cfg["n_select"], rng)
+    Xs, ys = X[idx], y[idx]
+    folds = np.array_split(rng.permutation(idx.size), 3)
+    d = X.shape[1]
+    best = None
+    for m in cfg["sigma_mults"]:
+        sigma = float(m * np.sqrt(d))
+        K = gram(Xs, Xs, "gaussian", sigma=sigma)
+        acc = np.zeros(len(cfg["Cs"]))
+        for te in folds:
+            tr = np.setdiff1d(np.arange(idx.size), te)
+            eig = KernelEigen(K[np.ix_(tr, tr)])
+            for j, C in enumerate(cfg["Cs"]):
+                a, b = eig.factor(C).solve(ys[tr])
+                f = K[np.ix_(te, tr)] @ a + b
+                acc[j] += np.mean(np.where(f >= 0, 1.0, -1.0) == ys[te]) / 3
+        for j, C in enumerate(cfg["Cs"]):
+            key = (round(acc[j], 12), m, -C)
+            if best is None or key > best[0]:
+                best = (key, sigma, C)
+    return {"sigma": best[1], "C": best[2]}
+
+
+# --------------------------------------------------------------------------- one repetition
+def run_repetition(name: str, rep: int, cfg: dict) -> dict:
+    """Every table entry of one (data set, repetition). Returns a dict of row lists."""
+    warnings.filterwarnings("ignore")
+    seed = int(cfg["seed"]) * 1000 + rep
+    X, y, ts = load_dataset(name, max_n=cfg["max_n"], seed=int(cfg["seed"]))
+    r = float(np.mean(y > 0))
+    rng = np.random.default_rng([int(cfg["seed"]), rep, sum(map(ord, name))])
+    out = {"t1": [], "main": [], "t4": [], "iters": []}
+    cache: dict = {}  # (sigma, C) -> (K, factor); (sigma,) -> K
+
+    def kernel(sigma):
+        if ("K", sigma) not in cache:
+            cache[("K", sigma)] = gram(Xtr, Xtr, "gaussian", sigma=sigma)
+        return cache[("K", sigma)]
+
+    def factor(sigma, C):
+        if ("F", sigma, C) not in cache:
+            cache[("F", sigma, C)] = LSSVCFactor(kernel(sigma), C)
+        return cache[("F", sigma, C)]
+
+    for lp in cfg["l_pcts"]:
+        sp = pu_split(y, labelled_fraction=lp / 100.0, rule="fraction", test_size=ts,
+                      random_state=seed)
+        train = np.sort(np.concatenate([sp.labelled, sp.unlabelled]))
+        if lp == cfg["l_pcts"][0]:
+            Xtr, Xte = standardize(X[train], X[sp.test])
+            ytr, yte = y[train], y[sp.test]
+            t0 = time.perf_counter()
+            hp = select_supervised(Xtr, ytr, cfg, rng)
+            a, b = factor(hp["sigma"], hp["C"]).solve(ytr)
+            ats = np.mean(np.where(gram(Xte, Xtr, "gaussian", sigma=hp["sigma"]) @ a + b >= 0,
+                                   1.0, -1.0) == yte)
+            out["t1"].append({"dataset": name, "rep": rep, "N": X.shape[0], "TR": train.size,
+                              "TS": sp.test.size, "r": r, "ATS": 100 * ats,
+                              "sigma": hp["sigma"], "C": hp["C"],
+                              "seconds": time.perf_counter() - t0})
+        s = np.isin(train, sp.labelled)
+        U = ~s
+        t0 = time.perf_counter()
+        hp = select_pu(Xtr, s, r, cfg, rng)
+        sel_sec = time.perf_counter() - t0
+        sigma, C = hp["sigma"], hp["C"]
+        K = kernel(sigma)
+        Kte = gram(Xte, Xtr, "gaussian", sigma=sigma)
+        kseed = int(rng.integers(2**31 - 1))
+        base = {"dataset": name, "rep": rep, "L_pct": lp, "L": int(s.sum()),
+                "sigma": sigma, "C": C, "select_seconds": sel_sec}
+        # Table 3: initial labels on U
+        t0 = time.perf_counter()
+        y_ilu = ilu_labels(Xtr, s, r, sigma=sigma, k=cfg["k"], svc_C=cfg["ilu_C"], K=K,
+                           random_state=kseed)
+        t_ilu = time.perf_counter() - t0
+        y_nb = nb_labels(Xtr, s)
+        out["main"].append({**base, "method": "ILU", "kind": "labels_U",
+                            "acc": 100 * np.mean(y_ilu[U] == ytr[U]), "seconds": t_ilu})
+        out["main"].append({**base, "method": "NB", "kind": "labels_U",
+                            "acc": 100 * np.mean(y_nb[U] == ytr[U]), "seconds": 0.0})
+        # Table 2
+        t0 = time.perf_counter()
+        m = MCLS(r, sigma=sigma, C=C, tol=cfg["tol"], r_mode=cfg["r_mode"],
+                 max_iter=cfg["max_iter"]).fit(Xtr, s, K=K, factor=factor(sigma, C),
+                                               init_labels=y_ilu)
+        t_m = time.perf_counter() - t0 + t_ilu
+        acc_m = np.mean(np.where(m.decision_function(Xte, K=Kte) >= 0, 1, -1) == yte)
+        out["main"].append({**base, "method": "MCLS", "kind": "test", "acc": 100 * acc_m,
+                            "seconds": t_m, "n_iter": m.n_iter_,
+                            "stop_reason": m.stop_reason_,
+                            "acc_U": 100 * np.mean(m.labels_[U] == ytr[U])})
+        t0 = time.perf_counter()
+        isvm = ILUISVM(r, sigma=sigma, C=cfg["isvm_C"], max_iter=cfg["isvm_max_iter"]).fit(
+            Xtr, s, K=K, init_labels=y_ilu)
+        out["main"].append({**base, "method": "ILU + ISVM", "kind": "test",
+                            "acc": 100 * isvm.score(Xte, yte),
+                            "seconds": time.perf_counter() - t0 + t_ilu,
+                            "n_iter": isvm.n_iter_,
+                            "stop_reason": "converged" if isvm.converged_ else "max_iter"})
+        t0 = time.perf_counter()
+        bsvm = NBBSVM(sigma=sigma, C_plus_grid=cfg["bsvm_C_plus"], ratio_grid=cfg["bsvm_ratios"],
+                      random_state=kseed).fit(Xtr, s, K=K, init_labels=y_nb)
+        out["main"].append({**base, "method": "NB + BSVM", "kind": "test",
+                            "acc": 100 * bsvm.score(Xte, yte),
+                            "seconds": time.perf_counter() - t0})
+        t0 = time.perf_counter()
+        pnb = PNB(r, n_bins=cfg["pnb_bins"]).fit(Xtr, s)
+        out["main"].append({**base, "method": "PNB", "kind": "test",
+                            "acc": 100 * pnb.score(Xte, yte),
+                            "seconds": time.perf_counter() - t0})
+        out["main"].append({**base, "method": "Gaussian NB", "kind": "test",
+                            "acc": 100 * GaussianNBPU().fit(Xtr, s).score(Xte, yte),
+                            "seconds": 0.0})
+        # Table 4: r offsets at the declared L, same (sigma, C) and factor
+        if lp == cfg["t4_l_pct"] and name in cfg["t4_sets"]:
+            for off in cfg["r_offsets"]:
+                r2 = r + off
+                if not 0.0 < r2 < 1.0:
+                    continue
+                y0 = y_ilu if off == 0 else ilu_labels(
+                    Xtr, s, r2, sigma=sigma, k=cfg["k"], svc_C=cfg["ilu_C"], K=K,
+                    random_state=kseed)
+                m2 = MCLS(r2, sigma=sigma, C=C, tol=cfg["tol"], r_mode=cfg["r_mode"],
+                          max_iter=cfg["max_iter"]).fit(Xtr, s, K=K, factor=factor(sigma, C),
+                                                        init_labels=y0)
+                acc2 = np.mean(np.where(m2.decision_function(Xte, K=Kte) >= 0, 1, -1) == yte)
+                out["t4"].append({"dataset": name, "rep": rep, "L_pct": lp, "r_offset": off,
+                                  "r_used": r2, "acc": 100 * acc2, "n_iter": m2.n_iter_})
+    return out
+
+
+def run_tables(cfg: dict, *, progress: bool = True) -> dict:
+    """Run every (data set, repetition) in parallel; returns raw DataFrames t1, main, t4."""
+    sizes = {d[0]: d[3] for d in DATASETS}
+    tasks = [(name, rep) for name in cfg["datasets"] for rep in range(int(cfg["n_reps"]))]
+    tasks.sort(key=lambda t: -sizes[t[0]])  # largest first for load balance
+    gen = Parallel(n_jobs=int(cfg["n_jobs"]), return_as="generator_unordered")(
+        delayed(run_repetition)(name, rep, cfg) for name, rep in tasks)
+    parts = list(tqdm(gen, total=len(tasks), desc="MCLS splits", disable=not progress))
+    out = {}
+    for key in ("t1", "main", "t4"):
+        rows = [row for p in parts for row in p[key]]
+        df = pd.DataFrame(rows)
+        if len(df):
+            df = df.sort_values([c for c in ("dataset", "rep", "L_pct", "method", "r_offset")
+                                 if c in df.columns]).reset_index(drop=True)
+        out[key] = df
+    return out
+
+
+# --------------------------------------------------------------------------- tables
+def _ms(g):
+    return pd.Series({"mean": g.mean(), "std": g.std(ddof=1) if g.size > 1 else 0.0,
+                      "n": g.size})
+
+
+def table1(raw: dict) -> pd.DataFrame:
+    """Table 1: N, TR, TS, r and ATS (mean, std over repetitions) per data set."""
+    t1 = raw["t1"]
+    g = t1.groupby("dataset", sort=False)
+    df = g.agg(N=("N", "first"), TR=("TR", "first"), TS=("TS", "first"), r=("r", "first"),
+               ATS=("ATS", "mean"), ATS_std=("ATS", "std"), sigma_median=("sigma", "median"),
+               C_median=("C", "median"), reps=("rep", "count")).reset_index()
+    return df
+
+
+def table2(raw: dict) -> pd.DataFrame:
+    """Table 2 (long form): test accuracy mean/std per data set, method and L."""
+    m = raw["main"]
+    m = m[m["kind"] == "test"]
+    return (m.groupby(["dataset", "method", "L_pct"])["acc"].apply(_ms).unstack()
+            .reset_index())
+
+
+def table3(raw: dict) -> pd.DataFrame:
+    """Table 3 (long form): accuracy on U of the ILU and NB labels."""
+    m = raw["main"]
+    m = m[m["kind"] == "labels_U"]
+    return (m.groupby(["dataset", "method", "L_pct"])["acc"].apply(_ms).unstack()
+            .reset_index())
+
+
+def table4(raw: dict) -> pd.DataFrame:
+    """Table 4 (long form): MCLS test accuracy per r offset."""
+    t4 = raw["t4"]
+    return (t4.groupby(["dataset", "r_offset"])["acc"].apply(_ms).unstack().reset_index())
+
+
+def wide(table: pd.DataFrame, columns: str, fmt: str = "{:.1f} ± {:.1f}") -> pd.DataFrame:
+    """Pivot a long mean/std table into ``mean ± std`` strings for display."""
+    t = table.copy()
+    t["cell"] = [fmt.format(a, b) for a, b in zip(t["mean"], t["std"], strict=True)]
+    idx = [c for c in t.columns if c not in ("mean", "std", "n", "cell", columns)]
+    return t.pivot_table(index=idx, columns=columns, values="cell", aggfunc="first")
+
+
+def _t4_label(off: float) -> str:
+    if off == 0:
+        return "r"
+    return f"r{off:+.2f}".rstrip("0")
+
+
+def reproduced_cells(raw: dict, tolerances: dict) -> pd.DataFrame:
+    """Our numbers keyed like the published CSV (artifact, row, column, reproduced, tolerance)."""
+    rows = []
+    t1 = table1(raw)
+    for _, rw in t1.iterrows():
+        for col, val in (("N", rw.N), ("TR", rw.TR), ("TS", rw.TS), ("r", rw.r),
+                         ("ATS(%)", rw.ATS)):
+            tol = tolerances["t1_ats"] if col == "ATS(%)" else (
+                tolerances["t1_r"] if col == "r" else 0.0)
+            rows.append(("Table 1", rw.dataset, col, float(val), tol))
+    for _, rw in table2(raw).iterrows():
+        if rw.method not in METHODS:
+            continue
+        tol = tolerances["t2_mcls"] if rw.method == "MCLS" else tolerances["t2_baseline"]
+        rows.append(("Table 2", rw.dataset, f"{rw.method}, L={int(rw.L_pct)}%",
+                     float(rw["mean"]), tol))
+    for _, rw in table3(raw).iterrows():
+        rows.append(("Table 3", rw.dataset, f"{rw.method}, L={int(rw.L_pct)}%",
+                     float(rw["mean"]), tolerances["t3"]))
+    if len(raw["t4"]):
+        for _, rw in table4(raw).iterrows():
+            rows.append(("Table 4", rw.dataset, _t4_label(float(rw.r_offset)),
+                         float(rw["mean"]), tolerances["t4"]))
+    return pd.DataFrame(rows, columns=["artifact", "row", "column", "reproduced", "tolerance"])
+
+
+def claims(raw: dict) -> dict:
+    """The paper's qualitative claims evaluated on our numbers (plain dict for the narrative)."""
+    t2 = table2(raw)
+    t2 = t2[t2["method"].isin(METHODS)]
+    piv = t2.pivot_table(index=["dataset", "L_pct"], columns="method", values="mean")
+    base = piv[[m for m in METHODS if m != "MCLS" and m in piv.columns]].max(axis=1)
+    margin = piv["MCLS"] - base
+    paper_l = piv.index.get_level_values("L_pct") >= 10
+    t3 = table3(raw).pivot_table(index=["dataset", "L_pct"], columns="method", values="mean")
+    out = {
+        "mcls_best_cells": int(np.sum(margin[paper_l] > 0)),
+        "cells": int(np.sum(paper_l)),
+        "mcls_margin_mean": float(margin[paper_l].mean()),
+        "mcls_margin_by_L": {int(k): float(v) for k, v in margin.groupby("L_pct").mean().items()},
+        "mean_by_method_L": {m: {int(k): float(v) for k, v in piv[m].groupby("L_pct").mean()
+                                 .items()} for m in piv.columns},
+        "ilu_better_cells": int(np.sum(t3["ILU"] > t3["NB"])),
+        "t3_cells": int(len(t3)),
+        "ilu_minus_nb_mean": float((t3["ILU"] - t3["NB"]).mean()),
+    }
+    if len(raw["t4"]):
+        t4 = table4(raw).pivot_table(index="dataset", columns="r_offset", values="mean")
+        peak = t4.idxmax(axis=1)
+        out["t4_peak_offset"] = {k: float(v) for k, v in peak.items()}
+        for key, pair in (("t4_max_drop_005", (-0.05, 0.05)), ("t4_max_drop_015", (-0.15, 0.15))):
+            cols = [c for c in pair if c in t4.columns]
+            if cols and 0.0 in t4.columns:
+                drop = t4[0.0] - t4[cols].min(axis=1)
+                out[key] = {k: float(v) for k, v in drop.items()}
+    return out
+
+
+# --------------------------------------------------------------------------- toy figures
+def toy_runs(cfg: dict, *, l_pcts=(5, 10, 15, 20, 25), fig2_l=15, n_eval: int = 4000):
+    """Fit the supervised LS-SVC, MCLS for each L and every method at ``fig2_l`` on the toy.
+
+    Returns ``(X, y, models, table)``: ``models`` maps a panel title to
+    ``(model or callable decision function, labelled mask)``; ``table`` has the accuracy
+    on ``n_eval`` fresh points of the generator and the agreement with the supervised
+    boundary on a grid.
+    """
+    seed = int(cfg["seed"])
+    X, y = make_toy(400, random_state=seed)
+    Xev, yev = make_toy(n_eval, random_state=seed + 1)
+    rng = np.random.default_rng(seed)
+    r = 0.5
+    hp = select_supervised(X, y, cfg, rng)
+    K = gram(X, X, "gaussian", sigma=hp["sigma"])
+    a, b = LSSVCFactor(K, hp["C"]).solve(y)
+    Xs = X.copy()
+
+    def sup(Z):
+        return gram(Z, Xs, "gaussian", sigma=hp["sigma"]) @ a + b
+
+    models = {"(a) supervised LS-SVC": (sup, np.zeros(400, bool))}
+    order = rng.permutation(np.flatnonzero(y > 0))
+    rows = []
+    g1, g2 = np.meshgrid(np.linspace(X[:, 0].min() - .5, X[:, 0].max() + .5, 120),
+                         np.linspace(X[:, 1].min() - .5, X[:, 1].max() + .5, 120))
+    grid = np.c_[g1.ravel(), g2.ravel()]
+    ref = sup(grid) >= 0
+    rows.append({"panel": "supervised LS-SVC", "L_pct": 100, "method": "LS-SVC (labels)",
+                 "acc": 100 * np.mean(np.where(sup(Xev) >= 0, 1, -1) == yev),
+                 "grid_agreement": 100.0, "sigma": hp["sigma"], "C": hp["C"]})
+    letters = "bcdefg"
+    for i, lp in enumerate(l_pcts):
+        s = np.zeros(400, bool)
+        s[order[: int(np.floor(lp / 100 * order.size + 0.5))]] = True
+        hpu = select_pu(X, s, r, cfg, rng)
+        fits = {"MCLS": MCLS(r, sigma=hpu["sigma"], C=hpu["C"], tol=cfg["tol"],
+                             r_mode=cfg["r_mode"], random_state=seed).fit(X, s)}
+        if lp == fig2_l:
+            fits["ILU + ISVM"] = ILUISVM(r, sigma=hpu["sigma"], C=cfg["isvm_C"],
+                                         random_state=seed).fit(X, s)
+            fits["NB + BSVM"] = NBBSVM(sigma=hpu["sigma"], random_state=seed).fit(X, s)
+            fits["PNB"] = PNB(r).fit(X, s)
+        for meth, mdl in fits.items():
+            rows.append({"panel": f"{meth}, L={lp}%", "L_pct": lp, "method": meth,
+                         "acc": 100 * mdl.score(Xev, yev),
+                         "grid_agreement": 100 * np.mean((mdl.decision_function(grid) >= 0)
+                                                         == ref),
+                         "sigma": hpu["sigma"], "C": hpu["C"]})
+            if meth == "MCLS":
+                models[f"({letters[i]}) MCLS, L={lp}%"] = (mdl, s)
+            if lp == fig2_l:
+                models[f"{meth}, L={lp}%"] = (mdl, s)
+    return X, y, models, pd.DataFrame(rows)
+
+
+def plot_toy(X, y, panels: dict, names, *, ncols=3):
+    """Decision boundaries of the given panels (red stars: labelled positives, blue dots:
+    unlabelled / all points)."""
+    import matplotlib.pyplot as plt
+
+    n = len(names)
+    nrows = int(np.ceil(n / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows), squeeze=False)
+    g1, g2 = np.meshgrid(np.linspace(X[:, 0].min() - .5, X[:, 0].max() + .5, 200),
+                         np.linspace(X[:, 1].min() - .5, X[:, 1].max() + .5, 200))
+    grid = np.c_[g1.ravel(), g2.ravel()]
+    for ax, name in zip(axes.ravel(), names, strict=False):
+        mdl, s = panels[name]
+        f = mdl(grid) if callable(mdl) and not hasattr(mdl, "decision_function") else \
+            mdl.decision_function(grid)
+        ax.contourf(g1, g2, (f >= 0).reshape(g1.shape), levels=[-0.5, 0.5, 1.5],
+                    colors=["#dde6f5", "#f8dcdc"], alpha=0.8)
+        ax.contour(g1, g2, f.reshape(g1.shape), levels=[0], colors="k", linewidths=1.2)
+        if s.any():
+            ax.scatter(X[~s, 0], X[~s, 1], s=6, c="tab:blue", label="unlabelled")
+            ax.scatter(X[s, 0], X[s, 1], s=40, c="tab:red", marker="*", label="labelled +")
+        else:
+            ax.scatter(X[y > 0, 0], X[y > 0, 1], s=8, c="tab:red", label="+1")
+            ax.scatter(X[y < 0, 0], X[y < 0, 1], s=6, c="tab:blue", label="-1")
+        ax.set_title(name, fontsize=9)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- crosscheck
+def crosscheck(cfg: dict, *, sizes=(60, 150), seed: int = 0) -> list[dict]:
+    """LS-SVC solver (Cholesky, eigen) vs the cvxpy references on toy/thyroid problems."""
+    rng = np.random.default_rng(seed)
+    recs = []
+    problems = []
+    X, y = make_toy(400, random_state=seed)
+    for n in sizes:
+        idx = rng.choice(400, size=n, replace=False)
+        problems.append((f"toy n={n}", X[idx], y[idx]))
+    Xt, yt, _ = load_dataset("thyroid")
+    Xt, _ = standardize(Xt, Xt[:1])
+    problems.append(("thyroid (all 215)", Xt, yt))
+    for pname, Xp, yp in problems:
+        for C in cfg["Cs"]:
+            sigma = float(np.sqrt(Xp.shape[1]))
+            K = gram(Xp, Xp, "gaussian", sigma=sigma)
+            for solver in ("cholesky", "eigen"):
+                t0 = time.perf_counter()
+                fac = LSSVCFactor(K, C) if solver == "cholesky" else KernelEigen(K).factor(C)
+                a, b = fac.solve(yp)
+                t_s = time.perf_counter() - t0
+                ref = lssvc_reference(K, yp, C, form="dual")
+                kkt = np.max(np.abs(K @ a + b + a / (2 * C) - yp))
+                kkt = max(kkt, abs(a.sum()))
+                recs.append(crosscheck_record(
+                    f"LS-SVC {pname}, sigma={sigma:.3g}, C={C:g}", f"lssvm.{solver}",
+                    "cvxpy dual QP (Clarabel)", Xp.shape[0], lssvc_objective(K, yp, a, b, C),
+                    ref["objective"], kkt, t_s, ref["seconds"]))
+    return recs
+
+
+def reuse_check(cfg: dict, seed: int = 0) -> pd.DataFrame:
+    """MCLS with the reused factor vs a dense re-solve of the full system at every iteration."""
+    X, y, ts = load_dataset("heart")
+    sp = pu_split(y, labelled_fraction=0.2, rule="fraction", test_size=ts, random_state=seed)
+    train = np.sort(np.concatenate([sp.labelled, sp.unlabelled]))
+    Xtr, _ = standardize(X[train], X[sp.test])
+    s = np.isin(train, sp.labelled)
+    r = float(np.mean(y > 0))
+    sigma, C = float(np.sqrt(Xtr.shape[1])), 1.0
+    K = gram(Xtr, Xtr, "gaussian", sigma=sigma)
+    y0 = ilu_labels(Xtr, s, r, sigma=sigma, K=K, random_state=seed)
+
+    class _Dense:
+        n = K.shape[0]
+        dinv = np.full(K.shape[0], 1 / (2 * C))
+
+        def solve(self, yy):
+            return dense_solve(K, yy, C)
+
+        def scores(self, yy, a, b):
+            return K @ a
+
+    fast = mcls_loop(LSSVCFactor(K, C), y0, s, r, eps=cfg["tol"], max_iter=cfg["max_iter"])
+    slow = mcls_loop(_Dense(), y0, s, r, eps=cfg["tol"], max_iter=cfg["max_iter"])
+    return pd.DataFrame([{
+        "n": K.shape[0], "iterations_reused": fast.n_iter, "iterations_dense": slow.n_iter,
+        "same_labels": bool(np.array_equal(fast.labels, slow.labels)),
+        "max_abs_alpha_diff": float(np.max(np.abs(fast.alpha - slow.alpha))),
+        "abs_bias_diff": abs(fast.bias - slow.bias)}])
+
+
+# --------------------------------------------------------------------------- outputs
+def published_frame() -> pd.DataFrame:
+    """The published cells of Tables 1-4 (``weaklabel.published.load("mcls")``)."""
+    from .. import published
+
+    return published.load("mcls")
+
+
+def write_tables(raw: dict, outdir) -> list:
+    """Write Tables 1-4 (long form with mean, std, n) and the raw per-split rows as CSV."""
+    from pathlib import Path
+
+    from .._io import write_csv
+
+    out = Path(outdir)
+    paths = [write_csv(table1(raw), out / "table1.csv", index=False),
+             write_csv(table2(raw), out / "table2.csv", index=False),
+             write_csv(table3(raw), out / "table3.csv", index=False),
+             write_csv(table4(raw) if len(raw["t4"]) else pd.DataFrame(
+                 columns=["dataset", "r_offset", "mean", "std", "n"]), out / "table4.csv",
+                 index=False),
+             write_csv(raw["main"], out / "raw_main.csv", index=False)]
+    return paths
+
+
+def side_by_side(table: pd.DataFrame, pub: pd.DataFrame, artifact: str) -> pd.DataFrame:
+    """Wide ``ours (mean ± std)`` / ``paper`` view of a long Table 2 or Table 3."""
+    t = table.copy()
+    t["column"] = [f"{m}, L={int(lp)}%" for m, lp in zip(t["method"], t["L_pct"], strict=True)]
+    t["ours"] = [f"{a:.1f} ± {b:.1f}" for a, b in zip(t["mean"], t["std"], strict=True)]
+    p = pub[pub["artifact"] == artifact][["row", "column", "value"]].rename(
+        columns={"row": "dataset", "value": "paper"})
+    m = t.merge(p, on=["dataset", "column"], how="left")
+    m["paper"] = m["paper"].map(lambda v: "" if pd.isna(v) else f"{v:g}")
+    m = m.melt(id_vars=["dataset", "method", "L_pct"], value_vars=["ours", "paper"],
+               var_name="source", value_name="cell")
+    return m.pivot_table(index=["dataset", "source"], columns=["L_pct", "method"],
+                         values="cell", aggfunc="first")
+
+
+def plot_table4(t4: pd.DataFrame, pub: pd.DataFrame):
+    """Table 4 as curves: ours (mean ± std) and the paper's values, per data set."""
+    import matplotlib.pyplot as plt
+
+    sets = list(dict.fromkeys(t4["dataset"]))
+    fig, axes = plt.subplots(1, len(sets), figsize=(3.2 * len(sets), 2.8), squeeze=False)
+    p = pub[pub["artifact"] == "Table 4"]
+    for ax, ds in zip(axes.ravel(), sets, strict=True):
+        d = t4[t4["dataset"] == ds].sort_values("r_offset")
+        ax.errorbar(d["r_offset"], d["mean"], yerr=d["std"], marker="o", capsize=3,
+                    label="ours")
+        pp = p[p["row"] == ds].copy()
+        pp["off"] = [0.0 if c == "r" else float(c[1:]) for c in pp["column"]]
+        pp = pp.sort_values("off")
+        ax.plot(pp["off"], pp["value"], "s--", label="paper")
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_title(ds)
+        ax.set_xlabel("r offset")
+    axes[0, 0].set_ylabel("test accuracy (%)")
+    axes[0, 0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def comparison(raw: dict, tolerances: dict, path="results/mcls/comparison.csv"):
+    """``comparison.csv`` for every published cell (Table 1 at 4 decimals, others at 1)."""
+    from ..compare import build_comparison, write_comparison
+
+    rep = reproduced_cells(raw, tolerances)
+    parts = [build_comparison(rep, "mcls", artifacts=["Table 1"], decimals=4),
+             build_comparison(rep, "mcls", artifacts=["Table 2", "Table 3", "Table 4"],
+                              decimals=1)]
+    comp = pd.concat(parts, ignore_index=True)
+    if path is not None:
+        write_comparison(comp, path)
+    return comp
+
+
+def metrics(raw, comp, claims_, xc_df, reuse, *, runtime_seconds: float, profile: str) -> dict:
+    """Headline numbers for ``metrics.json`` (``dvc metrics show``)."""
+    main = raw["main"]
+    mc = main[main["method"] == "MCLS"]
+    verd = comp["verdict"].value_counts().to_dict()
+    return {
+        "profile": profile,
+        "runtime_seconds": float(runtime_seconds),
+        "n_splits": int(len(raw["t1"])),
+        "mcls_best_cells": claims_["mcls_best_cells"],
+        "table2_cells": claims_["cells"],
+        "mcls_margin_mean": claims_["mcls_margin_mean"],
+        "mcls_mean_acc_by_L": claims_["mean_by_method_L"].get("MCLS", {}),
+        "ilu_better_cells": claims_["ilu_better_cells"],
+        "table3_cells": claims_["t3_cells"],
+        "mcls_iterations_median": float(mc["n_iter"].median()),
+        "mcls_iterations_max": int(mc["n_iter"].max()),
+        "mcls_stop_reasons": {k: int(v) for k, v in mc["stop_reason"].value_counts().items()},
+        "verdicts": {k: int(v) for k, v in verd.items()},
+        "crosscheck_max_rel_gap": float(xc_df["rel_gap"].max()),
+        "crosscheck_max_kkt": float(xc_df["max_kkt_violation"].max()),
+        "reuse_same_labels": bool(reuse["same_labels"].iloc[0]),
+    }
+
+
+def write_metrics(m: dict, path) -> None:
+    """Write ``metrics.json`` atomically."""
+    from .._io import write_json
+
+    write_json(m, path)

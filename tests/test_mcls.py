@@ -1,0 +1,164 @@
+"""MCLS and its baselines (weaklabel.models.mcls) and the MCLS protocol helpers."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from weaklabel.experiments import mcls as E
+from weaklabel.models.mcls import (
+    ILUISVM,
+    MCLS,
+    NBBSVM,
+    PNB,
+    GaussianNBPU,
+    ilu_labels,
+    nb_labels,
+)
+
+
+@pytest.fixture(scope="module")
+def toy():
+    X, y = E.make_toy(400, random_state=0)
+    rng = np.random.default_rng(0)
+    pos = np.flatnonzero(y > 0)
+    s = np.zeros(400, dtype=int)
+    s[rng.choice(pos, size=40, replace=False)] = 1
+    Xte, yte = E.make_toy(1000, random_state=1)
+    return X, y, s, Xte, yte
+
+
+def test_toy_recipe():
+    X, y = E.make_toy(400, random_state=3)
+    assert X.shape == (400, 2) and np.mean(y > 0) == 0.5
+
+
+def test_mcls_fits_toy(toy):
+    X, y, s, Xte, yte = toy
+    m = MCLS(0.5, sigma=0.5, C=1.0, random_state=0)
+    assert m.fit(X, s) is m
+    assert m.converged_ or m.stop_reason_ == "cycle"
+    assert m.n_iter_ <= m.max_iter
+    assert m.score(Xte, yte) > 0.9
+    # the class-balance step keeps about r positives and the labelled positives positive
+    frac = np.mean(m.labels_ > 0)
+    assert 0.45 <= frac <= 0.56
+    assert np.all(m.labels_[s == 1] == 1)
+    assert set(np.unique(m.predict(Xte))) <= {-1, 1}
+    assert m.decision_function(Xte).shape == (1000,)
+
+
+def test_mcls_reused_factor_same_result(toy):
+    from weaklabel.kernels import gram
+    from weaklabel.solvers.lssvm import LSSVCFactor
+
+    X, y, s, Xte, yte = toy
+    K = gram(X, X, "gaussian", sigma=0.5)
+    a = MCLS(0.5, sigma=0.5, C=1.0, random_state=0).fit(X, s)
+    b = MCLS(0.5, sigma=0.5, C=1.0, random_state=0).fit(X, s, K=K, factor=LSSVCFactor(K, 1.0))
+    assert np.array_equal(a.labels_, b.labels_)
+    np.testing.assert_allclose(a.decision_function(Xte), b.decision_function(Xte), atol=1e-10)
+
+
+def test_initialisations_and_baselines(toy):
+    X, y, s, Xte, yte = toy
+    U = s == 0
+    yi = ilu_labels(X, s, 0.5, sigma=0.5, random_state=0)
+    yn = nb_labels(X, s)
+    assert np.all(yi[s == 1] == 1) and np.all(yn[s == 1] == 1)
+    assert np.mean(yi[U] == y[U]) > 0.7
+    for est in (ILUISVM(0.5, sigma=0.5, random_state=0), NBBSVM(sigma=0.5, random_state=0),
+                PNB(0.5), GaussianNBPU(), MCLS(0.5, sigma=0.5, init="nb")):
+        assert est.fit(X, s) is est
+        acc = est.score(Xte, yte)
+        assert 0.4 <= acc <= 1.0
+
+
+def test_pnb_hand_example():
+    # one binary-like feature: 2 bins; P all in bin 1, U half/half
+    X = np.array([[1.0], [1.0], [1.0], [1.0], [0.0], [0.0], [1.0], [1.0]])
+    s = np.array([1, 1, 0, 0, 0, 0, 0, 0])
+    m = PNB(0.5, n_bins=2).fit(X, s)
+    n, L, U = 8, 2, 6
+    p = (0.5 * n - L) / U  # r_U = 1/3
+    assert m.p_u_ == pytest.approx(p)
+    # bins: edge at the median (1.0) -> codes 0 for 0.0, 1 for 1.0 (searchsorted right)
+    pp = np.array([0 + 1, 2 + 1]) / (L + 2)
+    cu = np.array([2, 4])
+    pn = (1 + np.maximum(0, cu - pp * p * U)) / (2 + (1 - p) * U)
+    pn /= pn.sum()
+    np.testing.assert_allclose(np.exp(m.log_pos_[0]), pp)
+    np.testing.assert_allclose(np.exp(m.log_neg_[0]), pn)
+    f = m.decision_function(np.array([[0.0], [1.0]]))
+    np.testing.assert_allclose(f, np.log(pp / pn))  # prior r = 0.5 -> log-odds 0
+
+
+@pytest.mark.parametrize("r", [0.0, 1.0, -0.2, 1.5])
+def test_bad_r(toy, r):
+    X, y, s, *_ = toy
+    with pytest.raises(ValueError, match="r must"):
+        MCLS(r).fit(X, s)
+    with pytest.raises(ValueError, match="r must"):
+        ILUISVM(r).fit(X, s)
+    with pytest.raises(ValueError, match="r must"):
+        PNB(r).fit(X, s)
+
+
+def test_no_labelled_positives(toy):
+    X, y, s, *_ = toy
+    with pytest.raises(ValueError, match="s has no labelled positives"):
+        MCLS(0.5).fit(X, np.zeros(400))
+    with pytest.raises(ValueError, match="labelled_fraction"):
+        from weaklabel.data import pu_split
+
+        pu_split(y, labelled_fraction=0.0, rule="fraction", test_size=0.3, random_state=0)
+
+
+def test_nan_and_sigma(toy):
+    X, y, s, *_ = toy
+    Xn = X.copy()
+    Xn[3, 1] = np.nan
+    with pytest.raises(ValueError, match="X contains"):
+        MCLS(0.5).fit(Xn, s)
+    Xi = X.copy()
+    Xi[0, 0] = np.inf
+    with pytest.raises(ValueError, match="X contains"):
+        NBBSVM().fit(Xi, s)
+    for bad in (0.0, -1.0):
+        with pytest.raises(ValueError, match="sigma"):
+            MCLS(0.5, sigma=bad).fit(X, s)
+        with pytest.raises(ValueError, match="sigma"):
+            ILUISVM(0.5, sigma=bad).fit(X, s)
+    with pytest.raises(ValueError, match="r_mode"):
+        MCLS(0.5, r_mode="x").fit(X, s)
+    m = MCLS(0.5, sigma=0.5).fit(X, s)
+    with pytest.raises(ValueError, match="X has 3 features"):
+        m.predict(np.zeros((2, 3)))
+
+
+def test_iteration_cap_warns(toy):
+    X, y, s, *_ = toy
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        m = MCLS(0.5, sigma=0.3, C=100.0, max_iter=1, init="nb").fit(X, s)
+    if m.stop_reason_ == "max_iter":
+        assert any(issubclass(x.category, ConvergenceWarning) for x in w)
+
+
+def test_protocol_one_repetition(monkeypatch):
+    monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", "/work/shared/datasets")
+    cfg = E.config({"datasets": ["thyroid"], "n_reps": 1, "l_pcts": [20],
+                    "r_offsets": [0.0, 0.05], "sigma_mults": [1.0], "Cs": [1.0],
+                    "n_jobs": 1})
+    raw = E.run_tables(cfg, progress=False)
+    t1 = E.table1(raw)
+    assert t1.loc[0, "N"] == 215 and t1.loc[0, "TR"] == 143 and t1.loc[0, "TS"] == 72
+    rep = E.reproduced_cells(raw, cfg["tolerances"])
+    pub = E.published_frame()
+    keys = set(zip(pub.artifact, pub.row, pub.column, strict=True))
+    assert set(zip(rep.artifact, rep.row, rep.column, strict=True)) <= keys
+    assert {"r", "r+0.05"} <= set(rep[rep.artifact == "Table 4"].column)
+    comp = E.comparison(raw, cfg["tolerances"], path=None)
+    assert len(comp) == len(pub)
