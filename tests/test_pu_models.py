@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from weaklabel.models import DoubleHingePU
+from weaklabel.models import DoubleHingePU, RampPU
 
 
 def _toy(rng, p=15, n_pos=30, n_neg=45, d=3):
@@ -62,18 +62,30 @@ def test_bad_parameters(rng, kwargs, match):
         DoubleHingePU(**kwargs).fit(X, s)
 
 
-def test_bad_data(rng):
+@pytest.mark.parametrize("Est", [DoubleHingePU, RampPU])
+@pytest.mark.parametrize("kwargs,match", [
+    ({"pi": 1.2}, "pi must lie strictly between 0 and 1"),
+    ({"lam": 0.0}, "lam must be finite and > 0"),
+])
+def test_bad_parameters_both_estimators(rng, Est, kwargs, match):
+    X, s, _ = _toy(rng)
+    with pytest.raises(ValueError, match=match):
+        Est(**kwargs).fit(X, s)
+
+
+@pytest.mark.parametrize("Est", [DoubleHingePU, RampPU])
+def test_bad_data(rng, Est):
     X, s, _ = _toy(rng)
     with pytest.raises(ValueError, match="no labelled positives"):
-        DoubleHingePU().fit(X, np.zeros(len(X)))
+        Est().fit(X, np.zeros(len(X)))
     with pytest.raises(ValueError, match="no unlabelled samples"):
-        DoubleHingePU().fit(X, np.ones(len(X)))
+        Est().fit(X, np.ones(len(X)))
     Xb = X.copy()
     Xb[3, 1] = np.inf
     with pytest.raises(ValueError, match="X contains 1 NaN or infinite"):
-        DoubleHingePU().fit(Xb, s)
+        Est().fit(Xb, s)
     with pytest.raises(ValueError, match="s has length"):
-        DoubleHingePU().fit(X, s[:-1])
-    m = DoubleHingePU().fit(X, s)
+        Est().fit(X, s[:-1])
+    m = Est().fit(X, s)
     with pytest.raises(ValueError, match="X has 2 features but 3"):
         m.decision_function(X[:, :2])

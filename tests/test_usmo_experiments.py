@@ -83,21 +83,3 @@ def test_ramp_cccp_decreases_objective_and_classifies(rng, kernel):
     assert (m.predict(Xu) == yu).mean() > 0.75
     assert m.decision_function(Xu).shape == (len(Xu),)
 
-
-def test_ramp_bad_input(rng):
-    X, s, _, _ = _toy(rng)
-    with pytest.raises(ValueError, match="pi must lie strictly between 0 and 1"):
-        RampPU(pi=1.2).fit(X, s)
-    with pytest.raises(ValueError, match="lam"):
-        RampPU(lam=0).fit(X, s)
-    with pytest.raises(ValueError, match="no labelled positives"):
-        RampPU().fit(X, np.zeros(len(X)))
-    with pytest.raises(ValueError, match="no unlabelled"):
-        RampPU().fit(X, np.ones(len(X)))
-    Xn = X.copy()
-    Xn[0, 0] = np.nan
-    with pytest.raises(ValueError, match="X contains 1 NaN"):
-        RampPU().fit(Xn, s)
-    m = RampPU().fit(X, s)
-    with pytest.raises(ValueError, match="X has 3 features but 2"):
-        m.predict(np.zeros((2, 3)))

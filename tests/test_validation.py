@@ -56,3 +56,12 @@ def test_atomic_writes_leave_nothing_half(tmp_path):
     assert target.read_text() == "a\n1\n"
     write_json({"b": 1.0}, tmp_path / "m.json")
     assert (tmp_path / "m.json").read_text().startswith("{")
+
+
+def test_atomic_write_has_normal_permissions(tmp_path):
+    import os
+
+    p = write_json({"a": 1}, tmp_path / "x.json")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (p.stat().st_mode & 0o777) == (0o666 & ~umask)

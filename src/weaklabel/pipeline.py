@@ -91,7 +91,7 @@ def run_notebook(name: str, profile: str | None = None, root: str | Path | None 
     out = root / "reports" / f"{name}.ipynb"
     with atomic_path(out) as tmp:
         pm.execute_notebook(str(src), str(tmp), parameters={"profile": profile},
-                            kernel_name="python3", cwd=str(root), progress_bar=False,
+                            kernel_name="python3", cwd=str(root), progress_bar=True,
                             log_output=False)
         nb = json.loads(tmp.read_text())
         tmp.write_text(json.dumps(clean_notebook(nb), indent=1, ensure_ascii=False) + "\n")

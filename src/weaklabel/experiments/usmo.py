@@ -154,7 +154,7 @@ def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *
     tasks.sort(key=lambda t: -load_small(t[1])[0].shape[0])
     it = tasks
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         it = tqdm(tasks, desc="Tables III-IV problems")
     res = Parallel(n_jobs=n_jobs)(
@@ -309,7 +309,7 @@ def tight_crosscheck(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMB
     tasks = [(t, d, pi, k, lam) for (t, d, pi) in sets for k in kernels for lam in lambdas]
     it = tasks
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         it = tqdm(tasks, desc=f"cross-check at tau={tau:g}")
     res = Parallel(n_jobs=n_jobs)(
@@ -328,7 +328,7 @@ def run_seeds(seeds, datasets=None, kernels=("linear", "gaussian"), lambdas=LAMB
              for lam in lambdas]
     it = tasks
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         it = tqdm(tasks, desc=f"{len(seeds)} seeds")
     res = Parallel(n_jobs=n_jobs)(
@@ -381,7 +381,7 @@ def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100
 
 
 def _progress(futs, total):
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     bar = tqdm(total=total, desc="scaling runs (one process per fit)")
     for f in futs:
@@ -423,7 +423,7 @@ def run_ablations(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS
     tasks = [(t, d, pi, k, lam) for (t, d, pi) in sets for k in kernels for lam in lambdas]
     it = tasks
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         it = tqdm(tasks, desc="ablations")
     return pd.DataFrame([r for rs in Parallel(n_jobs=n_jobs)(
