@@ -55,10 +55,13 @@ class QPResult:
 def make_psd(P, *, name: str = "P", tol: float = 1e-8):
     """Symmetrise ``P`` and make it PSD up to rounding.
 
-    Returns ``(P_sym, jitter, min_eig)``. Raises ``ValueError`` when the smallest
-    eigenvalue is below ``-tol * max(1, ||P||_2)`` (genuinely indefinite). For a slightly
-    negative smallest eigenvalue, ``jitter = -min_eig + 1e-12 * scale`` is added to the
-    diagonal.
+    Returns ``(P_sym, jitter, min_eig)``, where ``min_eig`` is a certified lower bound of the
+    smallest eigenvalue. Fast path: rows/columns that are identically zero (e.g. the
+    ``delta`` block of the USMO dual) are set aside and a Cholesky factorisation of the rest
+    plus ``1e-12 * scale`` on the diagonal is attempted; success certifies
+    ``min_eig >= -1e-12 * scale`` and that jitter is added. Otherwise the eigenvalues are
+    computed: a smallest eigenvalue below ``-tol * scale`` raises ``ValueError`` (genuinely
+    indefinite); a slightly negative one is cancelled by a diagonal jitter.
     """
     P = check_matrix(P, name)
     if P.shape[0] != P.shape[1]:
@@ -66,24 +69,28 @@ def make_psd(P, *, name: str = "P", tol: float = 1e-8):
     P = 0.5 * (P + P.T)
     if P.shape[0] == 0:
         return P, 0.0, 0.0
-    if P.shape[0] <= 3000:
-        eig = np.linalg.eigvalsh(P)
-        min_eig, scale = float(eig[0]), max(1.0, float(np.abs(eig).max()))
-    else:  # pragma: no cover - large problems: Lanczos on the extreme eigenvalues
-        from scipy.sparse.linalg import eigsh
-
-        min_eig = float(eigsh(P, k=1, which="SA", return_eigenvectors=False)[0])
-        scale = max(1.0, float(eigsh(P, k=1, which="LM", return_eigenvectors=False)[0]))
-    if min_eig < -tol * scale:
-        raise ValueError(
-            f"{name} is not positive semidefinite: smallest eigenvalue {min_eig:.3g} "
-            f"(scale {scale:.3g}); check the kernel."
-        )
-    jitter = 0.0
-    if min_eig < 0:
-        jitter = -min_eig + 1e-12 * scale
-        P = P + jitter * np.eye(P.shape[0])
-    return P, jitter, min_eig
+    live = np.flatnonzero(np.any(P != 0.0, axis=1))
+    if live.size == 0:
+        return P, 0.0, 0.0
+    S = P[np.ix_(live, live)]
+    scale = max(1.0, float(np.abs(np.diag(S)).max()))
+    tiny = 1e-12 * scale
+    try:
+        np.linalg.cholesky(S + tiny * np.eye(S.shape[0]))
+        jitter, min_eig = tiny, -tiny
+    except np.linalg.LinAlgError:
+        eig = np.linalg.eigvalsh(S)
+        min_eig = float(eig[0])
+        scale = max(scale, float(np.abs(eig).max()))
+        if min_eig < -tol * scale:
+            raise ValueError(
+                f"{name} is not positive semidefinite: smallest eigenvalue {min_eig:.3g} "
+                f"(scale {scale:.3g}); check the kernel."
+            ) from None
+        jitter = max(0.0, -min_eig) + tiny
+    P = P.copy()
+    P[live, live] += jitter
+    return P, jitter, min(min_eig, 0.0)
 
 
 def _opt(v, name, n):
@@ -144,7 +151,8 @@ def solve_qp(P, q, A=None, b=None, G=None, h=None, lb=None, ub=None, *,
         )
     xv = np.asarray(x.value, dtype=float)
     duals = {t: np.atleast_1d(np.asarray(c.dual_value, dtype=float)) for t, c in zip(tags, cons)}
-    objective = float(0.5 * xv @ (Psym - jitter * np.eye(n)) @ xv + q @ xv)
+    xl = xv[np.diag(Psym) != 0.0]  # the jitter sits on the non-zero rows only
+    objective = float(0.5 * xv @ Psym @ xv - 0.5 * jitter * (xl @ xl) + q @ xv)
     return QPResult(x=xv, objective=objective, status=prob.status, seconds=seconds,
                     solver=solver, y_eq=duals.get("eq"), z_ineq=duals.get("ineq"),
                     z_lb=duals.get("lb"), z_ub=duals.get("ub"), jitter=jitter,
