@@ -94,16 +94,39 @@ def load_small(name: str):
     return np.asarray(ds.X, dtype=float), np.asarray(ds.y, dtype=float)
 
 
-def _usmo_dual_objective_of(model) -> float:
-    return float(model.result_.dual_objective)
+def _ablation_records(table_name, kernel, lam, Xp, Xu, pi, ref_obj, seed, tau):
+    """Paper vs complete stopping rule x OCSVM vs trivial start, against one QP optimum."""
+    from ..kernels import make_kernel
+    from ..solvers import usmo
+
+    k = make_kernel(kernel, sigma=1.0) if kernel == "gaussian" else make_kernel(kernel)
+    out = []
+    for stopping in ("complete", "paper"):
+        for init in ("ocsvm", "trivial"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t0 = time.perf_counter()
+                r = usmo(Xp, Xu, k, lam, pi, tau=tau, stopping=stopping, init=init,
+                         random_state=seed)
+                secs = time.perf_counter() - t0
+            out.append({"dataset": table_name, "kernel": kernel, "lam": lam,
+                        "stopping": stopping, "init": init, "passes": r.passes,
+                        "pair_updates": r.pair_updates, "seconds": secs,
+                        "dual_objective": r.dual_objective, "reference_objective": ref_obj,
+                        "rel_gap": abs(r.dual_objective - ref_obj) / max(1.0, abs(ref_obj)),
+                        "kkt_violation": r.kkt_violation, "n": Xu.shape[0]})
+    return out
 
 
 def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: float, *,
-                  seed: int, methods=METHODS, tau: float = 2e-3,
-                  crosscheck: bool = True) -> tuple[list[dict], dict | None]:
-    """Fit every method on one (dataset, kernel, lambda) problem; score both ways.
+                  seed: int, methods=METHODS, tau: float = 2e-3, tau_tight: float | None = None,
+                  ablations: bool = False) -> dict:
+    """Fit every method on one (dataset, kernel, lambda) problem and score it both ways.
 
-    Returns the score records and (when USMO and [7] both ran) one crosscheck record.
+    When both USMO and the QP [7] run, the QP's optimum (solved once) also certifies USMO
+    at ``tau`` and, if given, at ``tau_tight``, and scores the ablations.
+
+    Returns a dict with lists ``scores``, ``crosscheck`` and ``ablations``.
     """
     X, y = load_small(dataset)
     split = pu_split(y, pi=pi, rule="usmo", random_state=seed)
@@ -127,42 +150,75 @@ def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: fl
                         "f1_majority": fm, "f1_positive": fp,
                         "seconds": est.fit_seconds_, "p": len(split.labelled),
                         "n": len(split.unlabelled), "warnings": len(w)})
-    cc = None
-    if crosscheck and "USMO" in fitted and "[7]" in fitted:
-        u, q = fitted["USMO"], fitted["[7]"]
+    result = {"scores": out, "crosscheck": [], "ablations": []}
+    if "USMO" not in fitted or "[7]" not in fitted:
+        return result
+    q = fitted["[7]"]
+    Xu = X[split.unlabelled]
+    fq = q.decision_function(Xu)
+    runs = [(tau, fitted["USMO"])]
+    if tau_tight is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            runs.append((tau_tight, DoubleHingePU(**common, tau=tau_tight,
+                                                  random_state=seed).fit(Xtr, s)))
+    for t, u in runs:
         cc = crosscheck_record(
-            f"{table_name}-{kernel}-lam{lam:g}", "USMO (numba)", "cvxpy+Clarabel dual (6)",
-            u.n_unlabelled_, u.result_.dual_objective, q.result_.objective,
-            u.result_.kkt_violation, u.fit_seconds_, q.fit_seconds_)
-        # agreement of predictions on D_n (same optimum -> same predictions up to ties)
-        fu = u.decision_function(X[split.unlabelled])
-        fq = q.decision_function(X[split.unlabelled])
-        cc["prediction_disagreements"] = int(np.sum(np.sign(fu) != np.sign(fq)))
-        cc["dataset"], cc["kernel"], cc["lam"] = table_name, kernel, lam
-    return out, cc
+            f"{table_name}-{kernel}-lam{lam:g}", f"USMO (numba) tau={t:g}",
+            "cvxpy+Clarabel dual (6)", u.n_unlabelled_, u.result_.dual_objective,
+            q.result_.objective, u.result_.kkt_violation, u.fit_seconds_, q.fit_seconds_)
+        # same optimum -> same predictions, up to points on the decision boundary
+        fu = u.decision_function(Xu)
+        cc.update(prediction_disagreements=int(np.sum(np.sign(fu) != np.sign(fq))),
+                  max_abs_decision_diff=float(np.max(np.abs(fu - fq))),
+                  dataset=table_name, kernel=kernel, lam=lam, tau=t)
+        result["crosscheck"].append(cc)
+    if ablations:
+        result["ablations"] = _ablation_records(
+            table_name, kernel, lam, X[split.labelled], Xu, pi, q.result_.objective, seed, tau)
+    return result
 
 
-def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *, seed=0,
-               methods=METHODS, tau=2e-3, n_jobs=1, progress=True):
-    """Tables III-IV on one fixed split per dataset.
-
-    Returns ``(scores, crosscheck)`` DataFrames.
-    """
+def _tasks(datasets, kernels, lambdas, seeds=(None,)):
     sets = [s for s in SMALL_SETS if datasets is None or s[0] in datasets]
-    tasks = [(t, d, pi, k, lam) for (t, d, pi) in sets for k in kernels for lam in lambdas]
-    # largest problems first: better load balance
-    tasks.sort(key=lambda t: -load_small(t[1])[0].shape[0])
+    tasks = [(t, d, pi, k, lam, sd) for sd in seeds for (t, d, pi) in sets for k in kernels
+             for lam in lambdas]
+    # largest problems first: better load balance across workers
+    sizes = {d: load_small(d)[0].shape[0] for _, d, _ in sets}
+    return sorted(tasks, key=lambda t: -sizes[t[1]])
+
+
+def _parallel(fn, tasks, n_jobs, desc, progress, **kw):
     it = tasks
     if progress:
         from tqdm import tqdm
 
-        it = tqdm(tasks, desc="Tables III-IV problems")
-    res = Parallel(n_jobs=n_jobs)(
-        delayed(table_problem)(t, d, pi, k, lam, seed=seed, methods=methods, tau=tau)
-        for (t, d, pi, k, lam) in it)
-    scores = pd.DataFrame([r for recs, _ in res for r in recs])
-    cc = pd.DataFrame([c for _, c in res if c is not None])
-    return scores, cc
+        it = tqdm(tasks, desc=desc)
+    return Parallel(n_jobs=n_jobs)(delayed(fn)(t, d, pi, k, lam, seed=sd, **kw)
+                                   for (t, d, pi, k, lam, sd) in it)
+
+
+def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *, seed=0,
+               methods=METHODS, tau=2e-3, tau_tight=None, ablations=False, n_jobs=1,
+               progress=True):
+    """Tables III-IV on one fixed split per dataset (seed ``seed``).
+
+    Returns ``(scores, crosscheck, ablations)`` DataFrames.
+    """
+    res = _parallel(table_problem, _tasks(datasets, kernels, lambdas, (seed,)), n_jobs,
+                    "Tables III-IV problems", progress, methods=methods, tau=tau,
+                    tau_tight=tau_tight, ablations=ablations)
+    return tuple(pd.DataFrame([r for x in res for r in x[key]])
+                 for key in ("scores", "crosscheck", "ablations"))
+
+
+def run_seeds(seeds, datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *,
+              methods=("Init*", "USMO"), tau=2e-3, n_jobs=1, progress=True) -> pd.DataFrame:
+    """Scores over several random splits (the multi-seed study)."""
+    res = _parallel(table_problem, _tasks(datasets, kernels, lambdas, tuple(seeds)), n_jobs,
+                    f"{len(seeds)} seeds x {', '.join(methods)}", progress, methods=methods,
+                    tau=tau)
+    return pd.DataFrame([r for x in res for r in x["scores"]])
 
 
 def published_layout(scores: pd.DataFrame, scoring: str, metric: str = "f1_majority",
@@ -302,42 +358,6 @@ def qp_memory_mb(n_total: int) -> float:
     return 4 * 8 * n_total**2 / 2**20
 
 
-def tight_crosscheck(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *,
-                     seed=0, tau=1e-6, n_jobs=1, progress=True) -> pd.DataFrame:
-    """USMO at a tight ``tau`` against the reference on every Table III/IV problem."""
-    sets = [s for s in SMALL_SETS if datasets is None or s[0] in datasets]
-    tasks = [(t, d, pi, k, lam) for (t, d, pi) in sets for k in kernels for lam in lambdas]
-    it = tasks
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(tasks, desc=f"cross-check at tau={tau:g}")
-    res = Parallel(n_jobs=n_jobs)(
-        delayed(table_problem)(t, d, pi, k, lam, seed=seed, methods=("[7]", "USMO"), tau=tau)
-        for (t, d, pi, k, lam) in it)
-    cc = pd.DataFrame([c for _, c in res])
-    cc["tau"] = tau
-    return cc
-
-
-def run_seeds(seeds, datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *,
-              methods=("Init*", "USMO"), tau=2e-3, n_jobs=1, progress=True) -> pd.DataFrame:
-    """Scores over several random splits (the multi-seed study)."""
-    sets = [s for s in SMALL_SETS if datasets is None or s[0] in datasets]
-    tasks = [(t, d, pi, k, lam, sd) for sd in seeds for (t, d, pi) in sets for k in kernels
-             for lam in lambdas]
-    it = tasks
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(tasks, desc=f"{len(seeds)} seeds")
-    res = Parallel(n_jobs=n_jobs)(
-        delayed(table_problem)(t, d, pi, k, lam, seed=sd, methods=methods, tau=tau,
-                               crosscheck=False)
-        for (t, d, pi, k, lam, sd) in it)
-    return pd.DataFrame([r for recs, _ in res for r in recs])
-
-
 LARGE_SETS = {
     # label: (registry name, positive class, note)
     "Statlog 1 vs. all": ("statlog-shuttle", 1, ""),
@@ -413,51 +433,6 @@ def pass_trace(X, y, *, kernel="gaussian", lam=0.01, n_unl=6000, n_pos=100, seed
             "solve_seconds": res.solve_seconds, "n_unlabelled": len(unl),
             "dual_objective": res.dual_objective}
     return tr, info
-
-
-def run_ablations(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *, seed=0,
-                  tau=2e-3, n_jobs=1, progress=True) -> pd.DataFrame:
-    """Paper vs complete stopping rule and OCSVM vs trivial initialisation, on the Table
-    III/IV problems: dual objective, relative gap to the reference QP, passes, time."""
-    sets = [s for s in SMALL_SETS if datasets is None or s[0] in datasets]
-    tasks = [(t, d, pi, k, lam) for (t, d, pi) in sets for k in kernels for lam in lambdas]
-    it = tasks
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(tasks, desc="ablations")
-    return pd.DataFrame([r for rs in Parallel(n_jobs=n_jobs)(
-        delayed(_ablation_problem)(t, d, pi, k, lam, seed, tau) for (t, d, pi, k, lam) in it)
-        for r in rs])
-
-
-def _ablation_problem(table_name, dataset, pi, kernel, lam, seed, tau):
-    from ..kernels import make_kernel
-    from ..reference.usmo import usmo_dual_reference
-    from ..solvers import usmo
-
-    X, y = load_small(dataset)
-    split = pu_split(y, pi=pi, rule="usmo", random_state=seed)
-    Xp, Xu = X[split.labelled], X[split.unlabelled]
-    k = make_kernel(kernel, sigma=1.0) if kernel == "gaussian" else make_kernel(kernel)
-    ref = usmo_dual_reference(Xp, Xu, k, lam, pi)
-    out = []
-    for stopping in ("complete", "paper"):
-        for init in ("ocsvm", "trivial"):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                t0 = time.perf_counter()
-                r = usmo(Xp, Xu, k, lam, pi, tau=tau, stopping=stopping, init=init,
-                         random_state=seed)
-                secs = time.perf_counter() - t0
-            out.append({"dataset": table_name, "kernel": kernel, "lam": lam,
-                        "stopping": stopping, "init": init, "passes": r.passes,
-                        "pair_updates": r.pair_updates, "seconds": secs,
-                        "dual_objective": r.dual_objective, "reference_objective": ref.objective,
-                        "rel_gap": abs(r.dual_objective - ref.objective)
-                        / max(1.0, abs(ref.objective)),
-                        "kkt_violation": r.kkt_violation, "n": Xu.shape[0]})
-    return out
 
 
 # --------------------------------------------------------------------------- figures
