@@ -77,3 +77,14 @@ def test_svm_dual_matches_sklearn_svc(rng, kernel, C):
     assert abs(obj - ref.objective) <= 1e-6 * max(1.0, abs(ref.objective))
     assert svm_dual_kkt_violation(K, y, a, C) < 1e-5 * max(1.0, C)
     assert svm_dual_kkt_violation(K, y, ref.x, C) < 1e-3 * max(1.0, C)
+
+
+def test_factored_quadratic_equals_dense(rng):
+    F = rng.normal(size=(40, 3))
+    y = np.sign(rng.normal(size=40))
+    kw = dict(q=-np.ones(40), A=y[None, :], b=[0.0], lb=np.zeros(40), ub=np.full(40, 0.5))
+    dense = solve_qp(F @ F.T, **kw)
+    fact = solve_qp(None, P_factor=F, **kw)
+    assert fact.objective == pytest.approx(dense.objective, rel=1e-6)
+    with pytest.raises(ValueError, match="either P or P_factor"):
+        solve_qp(F @ F.T, P_factor=F, **kw)

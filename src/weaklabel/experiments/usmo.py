@@ -189,13 +189,13 @@ def _tasks(datasets, kernels, lambdas, seeds=(None,)):
 
 
 def _parallel(fn, tasks, n_jobs, desc, progress, **kw):
-    it = tasks
+    gen = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(fn)(t, d, pi, k, lam, seed=sd, **kw) for (t, d, pi, k, lam, sd) in tasks)
     if progress:
         from tqdm import tqdm
 
-        it = tqdm(tasks, desc=desc)
-    return Parallel(n_jobs=n_jobs)(delayed(fn)(t, d, pi, k, lam, seed=sd, **kw)
-                                   for (t, d, pi, k, lam, sd) in it)
+        gen = tqdm(gen, total=len(tasks), desc=desc)
+    return list(gen)
 
 
 def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *, seed=0,
@@ -373,18 +373,20 @@ def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100
     """Training time, peak memory and inductive test F1 against the number of unlabelled
     samples (Figs 4-7 analogue). Baselines ([7], [6]) run on ``grid_baselines`` only (the
     grid stops where their dense Gram matrices exceed the declared memory budget)."""
-    tasks = []
-    for label in sets:
-        for k in kernels:
-            for n in grid_usmo:
-                tasks.append((label, k, n, "USMO"))
-            for n in grid_baselines:
-                tasks.append((label, k, n, "QP [7]"))
-                tasks.append((label, k, n, "ramp [6]"))
     pools = {}
     for label in sets:
         name, pos, _ = LARGE_SETS[label]
         pools[label] = large_pool(name, positive=pos, seed=seed)
+    tasks = []
+    for label in sets:
+        # a pool smaller than a grid point caps it (MNIST: 7000 rows): keep one point there
+        cap = len(pools[label][1]) - n_pos
+        for k in kernels:
+            for n in sorted({min(n, cap) for n in grid_usmo}):
+                tasks.append((label, k, n, "USMO"))
+            for n in sorted({min(n, cap) for n in grid_baselines}):
+                tasks.append((label, k, n, "QP [7]"))
+                tasks.append((label, k, n, "ramp [6]"))
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 

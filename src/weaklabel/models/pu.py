@@ -180,14 +180,18 @@ class RampPU(PUClassifierMixin, BaseEstimator):
         C = 0.5 * w
         t0 = time.perf_counter()
         K = gram(Xall, kernel=k)
-        P = (y[:, None] * y[None, :]) * K / (2.0 * lam)
+        if k.name == "linear" and Xall.shape[1] < (p + n) // 2:
+            # same QP, factored: P = F F' with F = diag(y) X / sqrt(2 lam) (cheap when d << n)
+            qp_kw = {"P": None, "P_factor": (y[:, None] * Xall) / np.sqrt(2.0 * lam)}
+        else:
+            qp_kw = {"P": (y[:, None] * y[None, :]) * K / (2.0 * lam)}
         d = np.zeros(p + n, dtype=bool)  # f = 0 start: no point has y f < -1
         history = []
         converged = False
         for it in range(1, max_iter + 1):  # noqa: B007  (it is reported as n_iter_)
             e = C * d
-            res = solve_qp(P, -np.ones(p + n), A=y[None, :], b=np.zeros(1), lb=-e, ub=C - e,
-                           solver=self.qp_solver)
+            res = solve_qp(q=-np.ones(p + n), A=y[None, :], b=np.zeros(1), lb=-e, ub=C - e,
+                           solver=self.qp_solver, **qp_kw)
             v = res.x * y / (2.0 * lam)  # f(x) = sum_i v_i k(x, x_i) + b
             g = K @ v
             b = self._bias(res.x, g, y, C, e, res.y_eq)

@@ -97,9 +97,14 @@ def _opt(v, name, n):
     return None if v is None else check_vector(v, name, n=n)
 
 
-def solve_qp(P, q, A=None, b=None, G=None, h=None, lb=None, ub=None, *,
-             solver: str = "CLARABEL", verbose: bool = False, **solver_opts) -> QPResult:
+def solve_qp(P=None, q=None, A=None, b=None, G=None, h=None, lb=None, ub=None, *,
+             solver: str = "CLARABEL", verbose: bool = False, P_factor=None,
+             **solver_opts) -> QPResult:
     """Solve the convex QP above with cvxpy and return primal, duals, objective, status, time.
+
+    ``P_factor`` (n x r), given instead of ``P`` (pass ``P=None``), states ``P = F F'`` (e.g.
+    ``F = diag(y) X`` for a linear kernel): the quadratic term becomes
+    ``1/2 ||F' x||^2``, which is PSD by construction and much cheaper when ``r << n``.
 
     Raises
     ------
@@ -108,8 +113,14 @@ def solve_qp(P, q, A=None, b=None, G=None, h=None, lb=None, ub=None, *,
     ReferenceSolverError
         when the status is infeasible, unbounded or inaccurate.
     """
-    Psym, jitter, min_eig = make_psd(P)
-    n = Psym.shape[0]
+    if P_factor is not None:
+        if P is not None:
+            raise ValueError("give either P or P_factor, not both.")
+        Fac = check_matrix(P_factor, "P_factor")
+        n, Psym, jitter, min_eig = Fac.shape[0], None, 0.0, 0.0
+    else:
+        Psym, jitter, min_eig = make_psd(P)
+        n = Psym.shape[0]
     q = check_vector(q, "q", n=n)
     if (A is None) != (b is None):
         raise ValueError("give both A and b (equality constraints) or neither.")
@@ -136,7 +147,10 @@ def solve_qp(P, q, A=None, b=None, G=None, h=None, lb=None, ub=None, *,
     if ub is not None:
         cons.append(x <= ub)
         tags.append("ub")
-    obj = 0.5 * cp.quad_form(x, cp.psd_wrap(Psym)) + q @ x
+    if Psym is None:
+        obj = 0.5 * cp.sum_squares(Fac.T @ x) + q @ x
+    else:
+        obj = 0.5 * cp.quad_form(x, cp.psd_wrap(Psym)) + q @ x
     prob = cp.Problem(cp.Minimize(obj), cons)
     t0 = time.perf_counter()
     try:
@@ -151,8 +165,12 @@ def solve_qp(P, q, A=None, b=None, G=None, h=None, lb=None, ub=None, *,
         )
     xv = np.asarray(x.value, dtype=float)
     duals = {t: np.atleast_1d(np.asarray(c.dual_value, dtype=float)) for t, c in zip(tags, cons)}
-    xl = xv[np.diag(Psym) != 0.0]  # the jitter sits on the non-zero rows only
-    objective = float(0.5 * xv @ Psym @ xv - 0.5 * jitter * (xl @ xl) + q @ xv)
+    if Psym is None:
+        r = Fac.T @ xv
+        objective = float(0.5 * r @ r + q @ xv)
+    else:
+        xl = xv[np.diag(Psym) != 0.0]  # the jitter sits on the non-zero rows only
+        objective = float(0.5 * xv @ Psym @ xv - 0.5 * jitter * (xl @ xl) + q @ xv)
     return QPResult(x=xv, objective=objective, status=prob.status, seconds=seconds,
                     solver=solver, y_eq=duals.get("eq"), z_ineq=duals.get("ineq"),
                     z_lb=duals.get("lb"), z_ub=duals.get("ub"), jitter=jitter,
