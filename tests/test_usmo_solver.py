@@ -20,7 +20,7 @@ from weaklabel.reference.usmo import (
     usmo_primal_reference,
 )
 from weaklabel.solvers import USMOResult, usmo, usmo_decision_function
-from weaklabel.solvers.usmo import dual_objective, take_step
+from weaklabel.solvers.usmo import bias_interval, dual_objective, take_step
 
 TAU = 1e-6
 GAP = 1e-6
@@ -159,6 +159,37 @@ def test_reference_bias_sign_matches_eq16():
     assert ref.beta == pytest.approx(-ref.y_eq)
     # reference KKT check on the interior-point solution
     assert usmo_kkt_violation(ref.sigma, ref.F, ref.c2, bound_tol=1e-5) <= 1e-4
+
+
+def test_non_unique_bias_interval_when_every_sample_is_at_a_bound():
+    # K ~ I (narrow Gaussian) and pi = 1/2: every unlabelled output lies inside (-1, 1), every
+    # sigma_u = c2/2, and the primal (5) is flat in beta over the KKT interval (the situation
+    # of Isolet with the Gaussian kernel in Table IV).
+    rng = np.random.default_rng(3)
+    Xp, Xu = rng.normal(size=(6, 5)), rng.normal(size=(30, 5))
+    k = make_kernel("gaussian", sigma=0.05)
+    res = usmo(Xp, Xu, k, 1e-2, 0.5, tau=1e-8)
+    ref = usmo_dual_reference(Xp, Xu, k, 1e-2, 0.5)
+    np.testing.assert_allclose(res.sigma, res.c2 / 2)
+    lo, hi = bias_interval(res.sigma, res.F, res.c2)
+    assert hi - lo > 0.5
+    assert res.beta == pytest.approx(0.5 * (lo + hi))       # USMO: the midpoint
+    assert lo - 1e-6 <= ref.beta <= hi + 1e-6               # Clarabel: somewhere inside
+    p = Xp.shape[0]
+    K = gram(np.vstack([Xp, Xu]), kernel=k)
+    alpha = np.r_[np.full(p, res.alpha_p), -res.sigma]
+    vals = [usmo_primal_objective(K, p, res.c1, res.c2, alpha, b) for b in (lo, res.beta, hi)]
+    assert max(vals) - min(vals) <= 1e-9 * max(1.0, abs(vals[0]))
+    outside = usmo_primal_objective(K, p, res.c1, res.c2, alpha, hi + 0.1)
+    assert outside > vals[0] + 1e-6
+
+
+def test_bias_interval_is_a_point_with_non_bound_samples():
+    Xp, Xu = pu_problem(12, p=10, n=40)
+    res = usmo(Xp, Xu, kern("gaussian"), 1e-2, 0.4, tau=1e-8)
+    assert res.n_nonbound > 0
+    lo, hi = bias_interval(res.sigma, res.F, res.c2, tol=1e-6)
+    assert abs(hi - lo) <= 1e-5 and lo - 1e-5 <= res.beta <= hi + 1e-5
 
 
 def test_decision_function_and_init_classifier():

@@ -35,6 +35,7 @@ from joblib import Parallel, delayed
 from ..compare import crosscheck_record
 from ..data import load, one_vs_rest, pu_split
 from ..models import DoubleHingePU, RampPU
+from ..solvers.usmo import bias_interval
 
 #: (name in the paper's tables, registry name, pi hard-coded by the authors)
 SMALL_SETS = [
@@ -156,6 +157,9 @@ def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: fl
     q = fitted["[7]"]
     Xu = X[split.unlabelled]
     fq = q.decision_function(Xu)
+    # the KKT interval of optimal biases at the QP's optimum: a single point unless every
+    # unlabelled sample is at a bound (then any beta inside gives the same primal value)
+    b_lo, b_hi = bias_interval(q.sigma_, fq - q.intercept_, q.result_.c2, tol=1e-6)
     runs = [(tau, fitted["USMO"])]
     if tau_tight is not None:
         with warnings.catch_warnings():
@@ -169,8 +173,24 @@ def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: fl
             q.result_.objective, u.result_.kkt_violation, u.fit_seconds_, q.fit_seconds_)
         # same optimum -> same predictions, up to points on the decision boundary
         fu = u.decision_function(Xu)
-        cc.update(prediction_disagreements=int(np.sum(np.sign(fu) != np.sign(fq))),
+        dis = np.sign(fu) != np.sign(fq)
+        cc.update(prediction_disagreements=int(np.sum(dis)),
                   max_abs_decision_diff=float(np.max(np.abs(fu - fq))),
+                  # how far from the QP's decision boundary the disagreeing points lie
+                  max_abs_f_at_disagreements=float(np.max(np.abs(fq[dis]))) if dis.any()
+                  else 0.0,
+                  decision_scale=float(np.max(np.abs(fq))),
+                  beta=float(u.intercept_), reference_beta=float(q.intercept_),
+                  # width of the set of optimal biases (0: the bias is determined)
+                  beta_interval_width=max(0.0, b_hi - b_lo),
+                  betas_in_interval=bool(b_hi > b_lo and all(
+                      b_lo - 1e-6 <= b <= b_hi + 1e-6 for b in (u.intercept_, q.intercept_))),
+                  # share of unlabelled samples in the middle piece of the double hinge
+                  frac_sigma_middle=float(np.mean(
+                      np.abs(q.sigma_ - 0.5 * q.result_.c2) <= 1e-6 * q.result_.c2)),
+                  # USMO's classifier with the QP's bias: isolates a non-unique bias
+                  disagreements_common_bias=int(np.sum(
+                      np.sign(fu - u.intercept_ + q.intercept_) != np.sign(fq))),
                   dataset=table_name, kernel=kernel, lam=lam, tau=t)
         result["crosscheck"].append(cc)
     if ablations:
@@ -259,7 +279,9 @@ def large_pool(name: str, *, positive, seed: int = 0):
 
     Shuttle and Adult (a9a) have official test files. Bank has none: a random 30 % is held
     out. MNIST: only the 10 000-image test file is available offline, so it is split 70/30
-    into a pool and a test part (pixels scaled to [0, 1]).
+    into a pool and a test part. Features are min-max scaled to [0, 1] on the pool (a
+    declared choice: the paper does not say how it preprocessed the large sets; its small
+    sets are min-max scaled).
     """
     ds = load(name)
     rng = np.random.default_rng(seed)
@@ -277,7 +299,12 @@ def large_pool(name: str, *, positive, seed: int = 0):
         X, Xt = X[perm[:cut]], X[perm[cut:]]
         y, yt = y[perm[:cut]], y[perm[cut:]]
         note = "random 30 % held out (no official test file)"
-    return X, np.asarray(y, float), Xt, np.asarray(yt, float), note
+    # min-max scaling fitted on the pool, as the authors' small sets are scaled (the paper does
+    # not say how the large sets were preprocessed; a9a and MNIST are already in [0, 1])
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    X, Xt = (X - lo) / span, (Xt - lo) / span
+    return X, np.asarray(y, float), Xt, np.asarray(yt, float), note + "; min-max scaled on the pool"
 
 
 def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, *, n_pos=100, lam=0.01,

@@ -80,7 +80,7 @@ from ..kernels import (
 from ._usmo_init import feasible_repair, ocsvm_init, trivial_init
 
 __all__ = ["USMOResult", "usmo", "usmo_decision_function", "dual_objective", "bias_from_F",
-           "kkt_violation"]
+           "bias_interval", "kkt_violation"]
 
 COMPLETE, PAPER = 0, 1
 _ETA_MIN = 1e-12  # curvature below which the step compares end points (section 2.5)
@@ -513,11 +513,35 @@ def paper_rule_violation(sigma, F, c2) -> float:
     return float(max(0.0, m1max - m3min, m3max - m2min, m1max - m2min + 2.0))
 
 
+def bias_interval(sigma, F, c2, *, tol: float = _NB_TOL) -> tuple[float, float]:
+    """Interval ``[lo, hi]`` of the biases ``beta`` that satisfy the KKT conditions at ``sigma``.
+
+    Each unlabelled sample constrains ``f = F + beta`` through its multiplier (digest
+    sections 2.9, 8.6): ``sigma = 0`` gives ``f <= -1``; ``0 < sigma < c2/2`` gives ``f = -1``;
+    ``sigma = c2/2`` gives ``-1 <= f <= 1``; ``c2/2 < sigma < c2`` gives ``f = 1``;
+    ``sigma = c2`` gives ``f >= 1`` (``tol`` is relative to ``c2``). When a non-bound sample
+    exists the interval is (up to solver accuracy) a single point; when every sample is at a
+    bound the optimal bias is not unique and any ``beta`` in the interval gives the same
+    primal value (5). ``lo > hi`` only through the inexactness of ``sigma``.
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    F = np.asarray(F, dtype=float)
+    half, eps = 0.5 * c2, tol * c2
+    zero, full = sigma <= eps, sigma >= c2 - eps
+    mid = np.abs(sigma - half) <= eps
+    low_nb = ~zero & ~mid & (sigma < half)   # f = -1
+    up_nb = ~full & ~mid & (sigma > half)    # f = +1
+    ub = np.concatenate([-1.0 - F[zero | low_nb], 1.0 - F[mid | up_nb]])
+    lb = np.concatenate([1.0 - F[full | up_nb], -1.0 - F[mid | low_nb]])
+    return (float(lb.max()) if lb.size else -np.inf, float(ub.min()) if ub.size else np.inf)
+
+
 def bias_from_F(sigma, F, c2, *, nb_tol: float = _NB_TOL) -> float:
     """Bias ``beta`` by Eq. (16), with the KKT-interval midpoint fallback (sections 2.9, 8.6).
 
     Non-bound samples are those with ``nb_tol c2 < delta_u < c2 - nb_tol c2`` (the official
-    code uses an absolute ``1e-8``; a relative tolerance keeps the rule scale-free).
+    code uses an absolute ``1e-8``; a relative tolerance keeps the rule scale-free). Without
+    any, ``beta`` is the midpoint of :func:`bias_interval` (one end if the other is infinite).
     """
     sigma = np.asarray(sigma, dtype=float)
     F = np.asarray(F, dtype=float)
@@ -528,14 +552,7 @@ def bias_from_F(sigma, F, c2, *, nb_tol: float = _NB_TOL) -> float:
     if nbm.any():
         b = np.where(sigma[nbm] < half, -1.0 - F[nbm], 1.0 - F[nbm])
         return float(b.mean())
-    # KKT interval of beta (section 8.6): lower <= beta <= upper
-    mid = np.abs(sigma - half) <= eps
-    lower_half = (sigma < half) & ~mid
-    upper_half = (sigma > half) & ~mid
-    ub = np.concatenate([-1.0 - F[lower_half], 1.0 - F[mid]])
-    lb = np.concatenate([1.0 - F[upper_half], -1.0 - F[mid]])
-    lo = lb.max() if lb.size else -np.inf
-    hi = ub.min() if ub.size else np.inf
+    lo, hi = bias_interval(sigma, F, c2, tol=nb_tol)
     if np.isfinite(lo) and np.isfinite(hi):
         return float(0.5 * (lo + hi))
     if np.isfinite(lo):
