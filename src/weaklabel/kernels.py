@@ -96,7 +96,11 @@ def make_kernel(kernel="gaussian", *, sigma=None, gamma=None, degree=3, coef0=1.
 
 
 # --------------------------------------------------------------------------- numba core
-@nb.njit(cache=True, nogil=True, inline="always")
+#: numba fastmath flags of the kernel loops: reassociation and fused multiply-add only, so
+#: that the sums vectorise (results move by a few ulps); NaN/inf semantics are kept.
+_FM = {"reassoc", "contract"}
+
+@nb.njit(cache=True, nogil=True, inline="always", fastmath=_FM)
 def kernel_value(a, b, code, params):
     """k(a, b) for 1-D arrays ``a``, ``b``."""
     if code == GAUSSIAN:
@@ -113,14 +117,14 @@ def kernel_value(a, b, code, params):
     return (params[0] * s + params[1]) ** params[2]
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
 def kernel_row_into(x, C, code, params, out):
     """out[j] = k(x, C[j]) for every row of ``C``."""
     for j in range(C.shape[0]):
         out[j] = kernel_value(x, C[j], code, params)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
 def gram_block(A, B, code, params):
     """K[i, j] = k(A[i], B[j])."""
     K = np.empty((A.shape[0], B.shape[0]))
@@ -129,7 +133,7 @@ def gram_block(A, B, code, params):
     return K
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
 def kernel_diag(A, code, params):
     """d[i] = k(A[i], A[i])."""
     d = np.empty(A.shape[0])
@@ -138,7 +142,7 @@ def kernel_diag(A, code, params):
     return d
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
 def kernel_rowsum(A, B, code, params, weight):
     """s[i] = weight * sum_j k(A[i], B[j]) without forming the block."""
     s = np.empty(A.shape[0])
@@ -150,7 +154,7 @@ def kernel_rowsum(A, B, code, params, weight):
     return s
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
 def cache_get_row(i, R, C, code, params, data, slot_of, row_of, stamp, clock):
     """Return the slot holding row ``k(R[i], C)`` (computing it, LRU eviction, if absent).
 
@@ -179,6 +183,31 @@ def cache_get_row(i, R, C, code, params, data, slot_of, row_of, stamp, clock):
     stamp[s] = clock[0]
     clock[1] += 1
     return s
+
+
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
+def cache_fill_all(C, code, params, data, slot_of, row_of, stamp, clock):
+    """Fill a cache that holds every row of the square kernel matrix ``k(C, C)``.
+
+    Uses the symmetry: n(n+1)/2 kernel values instead of n^2. Row ``i`` goes to slot ``i``;
+    all rows count as computed (``clock[1] += n``). Requires ``data.shape[0] >= n``.
+    """
+    n = C.shape[0]
+    for i in range(n):
+        data[i, i] = kernel_value(C[i], C[i], code, params)
+        for j in range(i + 1, n):
+            v = kernel_value(C[i], C[j], code, params)
+            data[i, j] = v
+            data[j, i] = v
+    for s in range(data.shape[0]):
+        row_of[s] = -1
+        stamp[s] = -1
+    for i in range(n):
+        slot_of[i] = i
+        row_of[i] = i
+        clock[0] += 1
+        stamp[i] = clock[0]
+    clock[1] += n
 
 
 class KernelRowCache:
@@ -219,6 +248,22 @@ class KernelRowCache:
         s = cache_get_row(i, self.R, self.C, self.kernel.code, self.kernel.params, self.data,
                           self.slot_of, self.row_of, self.stamp, self.clock)
         return self.data[s]
+
+    @property
+    def holds_all_rows(self) -> bool:
+        """True when the budget holds the whole square kernel matrix (``C`` is ``R``)."""
+        return self.C is self.R and self.n_slots >= self.R.shape[0]
+
+    def fill_all(self) -> np.ndarray:
+        """Compute every row at once (symmetric, half the kernel values); needs
+        :attr:`holds_all_rows`. Returns the ``(n, n)`` view of the filled rows."""
+        if not self.holds_all_rows:
+            raise ValueError("fill_all: the cache budget does not hold every row of a square "
+                             "kernel matrix; raise cache_mb or use row().")
+        k = self.kernel
+        cache_fill_all(self.R, k.code, k.params, self.data, self.slot_of, self.row_of,
+                       self.stamp, self.clock)
+        return self.data[: self.R.shape[0]]
 
     @property
     def misses(self) -> int:

@@ -700,7 +700,9 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
         An explicit initial point (overrides ``init``); it must satisfy the constraints up to
         rounding and is then repaired exactly.
     cache_mb : float
-        Budget of the LRU kernel-row cache in MB (at least two rows are kept).
+        Budget of the LRU kernel-row cache in MB (at least two rows are kept). When the
+        budget holds all of ``K_UU`` (``8 n^2`` bytes), it is filled once at the start, by
+        symmetry; otherwise rows are computed on demand and memory stays linear in ``n``.
     max_passes : int
         Cap on the number of passes; ``0`` returns the initial point (no warning).
     record_trace : bool
@@ -739,13 +741,18 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
         else:
             sigma = ocsvm_init(Xp, Xu, k, pi, target, c2, random_state=random_state)
     G = _constant_part(Xp, Xu, k, c1)
-    F = _outputs(Xu, k, sigma, G)
+    cache = KernelRowCache(Xu, kernel=k, cache_mb=cache_mb)
+    if cache.holds_all_rows:
+        # the budget holds all of K_UU: fill it once by symmetry (n^2/2 kernel values, as
+        # many as F alone would cost) so that no pass ever computes a row again
+        F = G - cache.fill_all() @ sigma
+    else:
+        F = _outputs(Xu, k, sigma, G)
     init_sigma = sigma.copy()
     init_beta = bias_from_F(sigma, F, c2)
     init_seconds = time.perf_counter() - t0
 
     t1 = time.perf_counter()
-    cache = KernelRowCache(Xu, kernel=k, cache_mb=cache_mb)
     diag = kernel_diag(Xu, k.code, k.params)
     ext = np.empty(12)
     iext = np.empty(12, dtype=np.int64)
