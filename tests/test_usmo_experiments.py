@@ -1,5 +1,7 @@
 """Metric, scoring and baseline pieces of the USMO protocol (no solver timing here)."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,8 @@ from weaklabel.experiments.usmo import (
     f1_majority,
     f1_positive,
     load_small,
+    measure_fit,
+    measure_warm_fit,
     score,
 )
 from weaklabel.models import RampPU
@@ -83,3 +87,38 @@ def test_ramp_cccp_decreases_objective_and_classifies(rng, kernel):
     assert (m.predict(Xu) == yu).mean() > 0.75
     assert m.decision_function(Xu).shape == (len(Xu),)
 
+
+
+class _SmallChunks:
+    """A fit that allocates 40 MB in 40 kB arrays (below malloc's mmap threshold)."""
+
+    def fit(self, X, s):
+        self.parts_ = [np.ones(5000) for _ in range(1000)]
+        return self
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident-set reading")
+def test_measure_fit_counts_memory_that_reuses_freed_heap_pages():
+    # pages freed before the fit (as after loading a dataset) must not hide the fit's peak
+    # 80 MB of small arrays, then a live one above them (so that malloc cannot trim the
+    # heap's top by itself), then the 80 MB are freed: their pages stay resident
+    junk = [np.ones(5000) for _ in range(2000)]
+    pin = np.ones(5000)
+    del junk
+    _, peak_mb = measure_fit(_SmallChunks(), None, None)
+    assert peak_mb >= 30  # without returning free pages to the OS this reads about 0
+    assert pin.sum() == 5000
+
+
+def test_measure_warm_fit_warms_up_on_a_small_subset():
+    seen = []
+
+    class Rec:
+        def fit(self, X, s):
+            seen.append(len(s))
+            return self
+
+    X = np.zeros((500, 2))
+    s = np.r_[np.ones(100), np.zeros(400)]
+    est, seconds, _, warm = measure_warm_fit(Rec, X, s)
+    assert seen == [60, 500] and isinstance(est, Rec) and seconds >= 0 and warm >= 0

@@ -34,6 +34,26 @@ METHOD_COLORS = {
 }
 
 
+def _compact(v: float, _pos=None) -> str:
+    """Tick label without scientific notation: 0.05, 2, 500, 2k, 10k."""
+    if v >= 1000 and v % 1000 == 0:
+        return f"{v / 1000:g}k"
+    return f"{v:g}"
+
+
+def log_axis(ax, axis: str = "x", ticks=None) -> None:
+    """Log scale with readable labels: ticks at 1, 2, 5 x 10^k (or at ``ticks``), written
+    as plain numbers; minor ticks unlabelled, so that labels never overlap."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
+
+    a = ax.xaxis if axis == "x" else ax.yaxis
+    (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+    a.set_major_locator(FixedLocator(list(ticks)) if ticks is not None
+                        else LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    a.set_major_formatter(FuncFormatter(_compact))
+    a.set_minor_formatter(NullFormatter())
+
+
 def use_style() -> None:
     """Apply the repository's figure style."""
     matplotlib.rcParams.update(STYLE)
