@@ -294,18 +294,20 @@ def test_row_cache_is_used_and_tiny_cache_gives_same_answer():
     assert tiny.beta == pytest.approx(big.beta, abs=1e-5)
 
 
-def test_cache_fill_all_equals_rows_on_demand():
+@pytest.mark.parametrize("kernel", ["gaussian", "linear", "polynomial"])
+def test_cache_fill_all_equals_rows_on_demand(kernel):
     from weaklabel.kernels import KernelRowCache
 
     X = np.random.default_rng(4).normal(size=(40, 3))
-    full = KernelRowCache(X, kernel="gaussian", cache_mb=1.0)
+    full = KernelRowCache(X, kernel=kernel, cache_mb=1.0)
     assert full.holds_all_rows
     K = full.fill_all().copy()
-    np.testing.assert_allclose(K, gram(X, kernel="gaussian"), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(K, gram(X, kernel=kernel), rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(K, K.T)  # exactly symmetric (BLAS path included)
     assert full.misses == 40 and np.all(full.slot_of == np.arange(40))
     np.testing.assert_array_equal(full.row(7), K[7])  # a hit, no recomputation
     assert full.misses == 40
-    small = KernelRowCache(X, kernel="gaussian", cache_mb=1e-6)
+    small = KernelRowCache(X, kernel=kernel, cache_mb=1e-6)
     assert not small.holds_all_rows
     with pytest.raises(ValueError, match="cache_mb"):
         small.fill_all()

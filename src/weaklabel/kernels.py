@@ -199,7 +199,13 @@ def cache_fill_all(C, code, params, data, slot_of, row_of, stamp, clock):
             v = kernel_value(C[i], C[j], code, params)
             data[i, j] = v
             data[j, i] = v
-    for s in range(data.shape[0]):
+    _cache_mark_all(n, slot_of, row_of, stamp, clock)
+
+
+@nb.njit(cache=True, nogil=True)
+def _cache_mark_all(n, slot_of, row_of, stamp, clock):
+    """Bookkeeping of a cache whose slots ``0..n-1`` hold rows ``0..n-1``, all computed."""
+    for s in range(row_of.shape[0]):
         row_of[s] = -1
         stamp[s] = -1
     for i in range(n):
@@ -261,9 +267,16 @@ class KernelRowCache:
             raise ValueError("fill_all: the cache budget does not hold every row of a square "
                              "kernel matrix; raise cache_mb or use row().")
         k = self.kernel
-        cache_fill_all(self.R, k.code, k.params, self.data, self.slot_of, self.row_of,
-                       self.stamp, self.clock)
-        return self.data[: self.R.shape[0]]
+        n = self.R.shape[0]
+        if k.code == LINEAR:
+            # one BLAS product (about 2x faster than the loop at n = 3000, d = 123), then
+            # the cache's bookkeeping; symmetric by construction of the product
+            np.matmul(self.R, self.R.T, out=self.data[:n])
+            _cache_mark_all(n, self.slot_of, self.row_of, self.stamp, self.clock)
+        else:
+            cache_fill_all(self.R, k.code, k.params, self.data, self.slot_of, self.row_of,
+                           self.stamp, self.clock)
+        return self.data[:n]
 
     @property
     def misses(self) -> int:
