@@ -32,7 +32,7 @@ from weaklabel.reference.lssvm import lssvc_reference
 from weaklabel.solvers.lssvm import LSSVCFactor, dense_solve, mcls_loop
 
 SIZES = [int(v) for v in os.environ.get("BENCH_SIZES", "500,1000,2000,5000").split(",")]
-CVXPY_MAX = int(os.environ.get("BENCH_CVXPY_MAX", "1000"))
+CVXPY_MAX = int(os.environ.get("BENCH_CVXPY_MAX", "5000"))
 SIGMA, C, R_EPS = 0.7, 1.0, 0.05
 
 
