@@ -55,3 +55,12 @@ def test_dvc_repro_smoke(tmp_path):
             name = out if isinstance(out, str) else next(iter(out))
             assert (work / name).exists(), f"{name} was not produced"
     assert (work / "results" / "summary.md").read_text().count("|") > 10
+
+
+def test_environment_line_names_the_versions_that_move_numbers():
+    from weaklabel.pipeline import VERSIONED, environment_line
+
+    line = environment_line()
+    assert line.startswith("Python ")
+    for name in VERSIONED:
+        assert f"{name} " in line
