@@ -452,6 +452,10 @@ class SMOResult:
         ``kkt_violation <= eps`` before ``max_iter``.
     kernel_rows_computed : int
         Rows (full or over the active set) computed by the row cache.
+    seconds : float
+        Wall time of the numba core.
+    info : dict
+        ``kernel``, ``shrinking``, ``eps`` and ``cache_slots`` of the run.
     """
 
     alpha: np.ndarray
