@@ -87,5 +87,5 @@ def test_bad_data(rng, Est):
     with pytest.raises(ValueError, match="s has length"):
         Est().fit(X, s[:-1])
     m = Est().fit(X, s)
-    with pytest.raises(ValueError, match="X has 2 features but 3"):
+    with pytest.raises(ValueError, match=f"X has 2 features, but {Est.__name__} is expecting 3"):
         m.decision_function(X[:, :2])

@@ -9,7 +9,10 @@ import numbers
 import warnings
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning  # re-exported for the package
+from sklearn.exceptions import (
+    ConvergenceWarning,  # re-exported for the package
+    DataConversionWarning,
+)
 
 
 def check_matrix(X, name: str = "X", *, min_rows: int = 1, n_features: int | None = None):
@@ -19,20 +22,31 @@ def check_matrix(X, name: str = "X", *, min_rows: int = 1, n_features: int | Non
     if hasattr(X, "toarray"):  # scipy sparse
         X = X.toarray()
     try:
-        A = np.asarray(X, dtype=np.float64)
+        A = np.asarray(X)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be numeric (array-like of floats): {exc}") from None
+    if np.iscomplexobj(A):
+        raise ValueError(f"{name} is complex. Complex data not supported; pass real values.")
+    try:
+        A = A.astype(np.float64, copy=False)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be numeric (array-like of floats): {exc}") from None
     if A.ndim == 1:
         raise ValueError(
-            f"{name} must be 2-D (n_samples, n_features), got a 1-D array of shape {A.shape}; "
-            "use X.reshape(-1, 1) for a single feature."
+            f"{name} must be 2-D (n_samples, n_features), got a 1-D array of shape {A.shape}. "
+            f"Reshape your data: {name}.reshape(-1, 1) for a single feature, "
+            f"{name}.reshape(1, -1) for a single sample."
         )
     if A.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {A.shape}.")
     if A.shape[0] < min_rows:
-        raise ValueError(f"{name} has {A.shape[0]} rows; at least {min_rows} required.")
+        raise ValueError(
+            f"{name} has {A.shape[0]} rows (n_samples={A.shape[0]}); at least {min_rows} required."
+        )
     if A.shape[1] == 0:
-        raise ValueError(f"{name} has 0 features.")
+        raise ValueError(
+            f"{name} has 0 feature(s) (shape={A.shape}) while a minimum of 1 is required."
+        )
     if not np.all(np.isfinite(A)):
         bad = int(np.sum(~np.isfinite(A)))
         raise ValueError(
@@ -77,19 +91,59 @@ def check_labels_pm1(y, name: str = "y", *, n: int | None = None):
     raise ValueError(f"{name} must contain only -1/+1 labels, got values {sorted(vals)[:5]}.")
 
 
-def check_pu_indicator(s, name: str = "s", *, n: int | None = None):
-    """PU indicator ``s``: 1 = labelled positive, 0 = unlabelled."""
-    a = check_vector(s, name, n=n)
-    vals = set(np.unique(a).tolist())
-    if not vals <= {0.0, 1.0}:
+def check_target_given(y, name: str):
+    """``np.asarray(y)``; rejects ``y is None`` and warns on a column vector.
+
+    The phrases "requires y to be passed, but the target y is None" and "A column-vector y
+    was passed when a 1d array was expected" are those scikit-learn's estimator checks expect.
+    """
+    if y is None:
         raise ValueError(
-            f"{name} must be a 0/1 indicator (1 = labelled positive, 0 = unlabelled), "
-            f"got values {sorted(vals)[:5]}."
+            f"{name} is None: this estimator requires y to be passed, but the target y is "
+            f"None; pass {name} as the second argument of fit."
+        )
+    a = np.asarray(y)
+    if a.ndim == 2 and a.shape[1] == 1:
+        warnings.warn(
+            f"A column-vector y was passed when a 1d array was expected: {name} has shape "
+            f"{a.shape}; pass a 1-D array of shape (n_samples,), e.g. with ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
+    return a
+
+
+def check_pu_indicator(s, name: str = "s", *, n: int | None = None):
+    """PU indicator ``s``: 1 = labelled positive, 0 = unlabelled (returned as a bool array).
+
+    Both values must occur. The errors name ``name``; targets that are not 0/1 are reported
+    as continuous or multi-class in the words scikit-learn's estimator checks look for.
+    """
+    a = check_vector(check_target_given(s, name), name, n=n)
+    vals = np.unique(a)
+    if not set(vals.tolist()) <= {0.0, 1.0}:
+        shown = vals[:5].tolist()
+        if not np.all(vals == np.round(vals)):
+            got = f"got continuous (non-integer) values {shown}"
+        elif vals.size > 2:
+            got = (f"got {vals.size} distinct values {shown}. Only binary classification is "
+                   "supported")
+        else:
+            got = f"got values {shown}"
+        raise ValueError(
+            f"{name} must be a 0/1 indicator (1 = labelled positive, 0 = unlabelled), {got}; "
+            f"set {name} = 1 on the labelled positives and 0 on every other sample."
         )
     if not np.any(a == 1):
-        raise ValueError(f"{name} has no labelled positives (no entry equal to 1).")
+        raise ValueError(
+            f"{name} has no labelled positives (no entry equal to 1): it holds one class "
+            "only, and PU learning needs labelled positives (1) and unlabelled samples (0)."
+        )
     if not np.any(a == 0):
-        raise ValueError(f"{name} has no unlabelled samples (no entry equal to 0).")
+        raise ValueError(
+            f"{name} has no unlabelled samples (no entry equal to 0): it holds one class "
+            "only, and PU learning needs labelled positives (1) and unlabelled samples (0)."
+        )
     return a.astype(bool)
 
 
@@ -131,11 +185,15 @@ def check_choice(value, name: str, choices):
     return value
 
 
-def warn_not_converged(solver: str, max_iter: int, violation: float) -> None:
-    """Emit the ConvergenceWarning of CONVENTIONS.md section 8."""
+def warn_not_converged(solver: str, max_iter: int, violation: float, *,
+                       what: str = "KKT violation", param: str = "max_iter",
+                       tol_param: str | None = "tol", stacklevel: int = 3) -> None:
+    """Emit a ``ConvergenceWarning``: ``solver`` stopped at its iteration cap ``param`` with
+    ``violation`` (described by ``what``) remaining."""
+    loosen = f" or loosen {tol_param}" if tol_param else ""
     warnings.warn(
-        f"{solver} stopped at max_iter={max_iter} with remaining KKT violation "
-        f"{violation:.3g}; increase max_iter or loosen tol.",
+        f"{solver} stopped at {param}={max_iter} with remaining {what} "
+        f"{violation:.3g}; increase {param}{loosen}.",
         ConvergenceWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )

@@ -154,6 +154,24 @@ def kernel_rowsum(A, B, code, params, weight):
     return s
 
 
+@nb.njit(cache=True, nogil=True)
+def cache_evict_lru(slot_of, row_of, stamp):
+    """The least recently used slot of a row cache, emptied: its row (if any) is unlinked
+    from ``slot_of``. Empty slots have ``stamp`` -1, so they are used first. The caller fills
+    the slot and sets ``row_of``, ``slot_of`` and ``stamp``."""
+    s = 0
+    best = stamp[0]
+    for t in range(1, stamp.shape[0]):
+        if stamp[t] < best:
+            best = stamp[t]
+            s = t
+    old = row_of[s]
+    if old >= 0:
+        slot_of[old] = -1
+        row_of[s] = -1
+    return s
+
+
 @nb.njit(cache=True, nogil=True, fastmath=_FM)
 def cache_get_row(i, R, C, code, params, data, slot_of, row_of, stamp, clock):
     """Return the slot holding row ``k(R[i], C)`` (computing it, LRU eviction, if absent).
@@ -167,16 +185,7 @@ def cache_get_row(i, R, C, code, params, data, slot_of, row_of, stamp, clock):
     if s >= 0:
         stamp[s] = clock[0]
         return s
-    # least recently used slot (empty slots have stamp -1)
-    s = 0
-    best = stamp[0]
-    for t in range(1, stamp.shape[0]):
-        if stamp[t] < best:
-            best = stamp[t]
-            s = t
-    old = row_of[s]
-    if old >= 0:
-        slot_of[old] = -1
+    s = cache_evict_lru(slot_of, row_of, stamp)
     kernel_row_into(R[i], C, code, params, data[s])
     row_of[s] = i
     slot_of[i] = s

@@ -1,13 +1,84 @@
-"""Shared pieces of the PU estimators: input handling and kernel parameters."""
+"""Shared bases of the package's estimators: the target conventions, input checks and tags.
+
+Two conventions for the target of ``fit``; every estimator derives from exactly one base.
+
+PU learning, :class:`PUClassifier` -- ``fit(X, s)``
+    ``s`` is the PU indicator: ``s = 1`` for a labelled positive, ``s = 0`` for an
+    unlabelled sample (positive or negative, unknown). Both values must occur. The
+    estimators predict the *latent* class, ``+1`` / ``-1`` (``classes_ = [-1, 1]``), not a
+    value of ``s``; ``score(X, y)`` is the accuracy against true labels ``y`` in
+    ``{-1, +1}`` or ``{0, 1}`` (0 is read as -1).
+
+Semi-supervised learning, :class:`SemiSupervisedClassifier` -- ``fit(X, y)``
+    ``y`` holds the class label, ``0`` or ``1``, of each labelled sample and the marker
+    :data:`UNLABELLED` (``-1``, as in scikit-learn's ``SelfTrainingClassifier``) for each
+    unlabelled one. Because ``-1`` is the marker, the classes are ``{0, 1}``, never
+    ``{-1, +1}`` (recode a -1/+1 labelling as 0/1 before marking the unlabelled samples).
+    Both classes must occur among the labelled samples; unlabelled samples may be absent.
+    Predictions are ``0`` / ``1`` (``classes_ = [0, 1]``). No estimator uses this base yet.
+
+Common to both (:class:`WeakLabelClassifier`): binary classifiers only; ``X`` is a 2-D
+numeric array (sparse input is accepted and densified); ``fit`` validates its inputs with
+errors that name the argument and sets ``n_features_in_`` last, which marks the estimator
+as fitted; before that every method raises ``NotFittedError``; ``predict`` is
+``classes_[1]`` where ``decision_function(X) >= 0`` and ``classes_[0]`` elsewhere.
+The conventions are declared as scikit-learn tags (``sklearn.utils.get_tags``), with
+:class:`WeakLabelTargetTags` adding ``pu_indicator`` / ``unlabelled_marker`` to the target
+tags.
+"""
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+from dataclasses import dataclass, fields
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import TargetTags
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_matrix, check_prior, check_pu_indicator
+from .._validation import (
+    check_labels_pm1,
+    check_matrix,
+    check_prior,
+    check_pu_indicator,
+    check_target_given,
+    check_vector,
+)
 from ..kernels import make_kernel
+
+UNLABELLED = -1
+"""Marker of an unlabelled sample in the target ``y`` of a semi-supervised estimator."""
+
+
+@dataclass(slots=True)
+class WeakLabelTargetTags(TargetTags):
+    """scikit-learn's target tags plus the meaning of the target passed to ``fit``.
+
+    Parameters
+    ----------
+    pu_indicator : bool, default=False
+        ``fit(X, s)`` takes a PU indicator (1 = labelled positive, 0 = unlabelled) and the
+        estimator predicts the latent class in ``{-1, +1}``, not a value of ``s``.
+    unlabelled_marker : int or None, default=None
+        ``fit(X, y)`` takes class labels ``{0, 1}`` with this value marking unlabelled
+        samples (:data:`UNLABELLED`).
+    """
+
+    pu_indicator: bool = False
+    unlabelled_marker: int | None = None
+
+
+# --------------------------------------------------------------------------- validation
+def validate_pu(X, s):
+    """``(X, s)`` of the PU convention -> ``(X, s)`` as float64 C-contiguous / bool arrays.
+
+    ``X`` must be 2-D, numeric and finite; ``s`` a 0/1 indicator with one entry per row of
+    ``X`` and both values present. Errors name the offending argument.
+    """
+    X = check_matrix(X, "X", min_rows=2)
+    s = check_pu_indicator(s, "s", n=X.shape[0])
+    return X, s
 
 
 def split_pu(X, s):
@@ -15,32 +86,167 @@ def split_pu(X, s):
 
     Row order inside each part is kept (``Xu`` is ``X[s == 0]`` in the original order).
     """
-    X = check_matrix(X, "X")
-    s = check_pu_indicator(s, "s" if not isinstance(s, str) else s, n=X.shape[0])
+    X, s = validate_pu(X, s)
     return np.ascontiguousarray(X[s]), np.ascontiguousarray(X[~s])
 
 
-class PUClassifierMixin(ClassifierMixin):
-    """``predict`` = sign of ``decision_function`` (0 maps to +1, as in the USMO code);
-    ``score`` = accuracy on +1/-1 labels."""
+def check_semisupervised_target(y, name: str = "y", *, n: int | None = None):
+    """Target of the semi-supervised convention -> int64 array with values in {-1, 0, 1}.
+
+    Labelled samples carry their class, 0 or 1; unlabelled ones carry :data:`UNLABELLED`
+    (-1). Both classes must occur among the labelled samples.
+    """
+    a = check_vector(check_target_given(y, name), name, n=n)
+    vals = np.unique(a)
+    if not set(vals.tolist()) <= {float(UNLABELLED), 0.0, 1.0}:
+        shown = vals[:5].tolist()
+        if not np.all(vals == np.round(vals)):
+            got = f"got continuous (non-integer) values {shown}"
+        elif np.sum(vals != UNLABELLED) > 2:
+            got = f"got values {shown}. Only binary classification is supported"
+        else:
+            got = f"got values {shown}"
+        raise ValueError(
+            f"{name} must hold class labels 0/1 for labelled samples and {UNLABELLED} for "
+            f"unlabelled ones, {got}."
+        )
+    present = [c for c in (0, 1) if np.any(a == c)]
+    if len(present) < 2:
+        hint = ""
+        if present == [1] and np.any(a == UNLABELLED):
+            hint = (f" {UNLABELLED} marks unlabelled samples here: recode a -1/+1 labelling "
+                    "as 0/1 before marking the unlabelled samples.")
+        raise ValueError(
+            f"{name} has labelled samples of one class only ({present or 'none'}); a "
+            f"semi-supervised classifier needs labelled samples of both classes 0 and 1.{hint}"
+        )
+    return a.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- bases
+class WeakLabelClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+    """Common root: binary-only tags, fitted-state check, ``X`` checks, ``predict``.
+
+    Subclasses define ``classes_`` (the two predicted labels) and implement ``fit`` (which
+    sets ``n_features_in_`` last) and ``decision_function`` (which starts with
+    ``X = self._check_X(X)``).
+    """
+
+    @abstractmethod
+    def fit(self, X, y):
+        """Fit the estimator; returns ``self``."""
+
+    @abstractmethod
+    def decision_function(self, X):
+        """Real-valued scores; ``>= 0`` is predicted as ``classes_[1]``."""
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "n_features_in_")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only
+        tags.input_tags.sparse = True  # accepted and densified by check_matrix
+        # Every fit is deterministic once random_state (where there is one) is fixed; an
+        # estimator using randomness that random_state does not control must set True.
+        tags.non_deterministic = False
+        return tags
+
+    @staticmethod
+    def _target_tags(tags, **extra):
+        """``tags.target_tags`` as :class:`WeakLabelTargetTags` with ``extra`` set."""
+        t = tags.target_tags
+        return WeakLabelTargetTags(**{f.name: getattr(t, f.name) for f in fields(t)}, **extra)
+
+    def _check_X(self, X):
+        """``X`` of a method called after ``fit``: NotFittedError first, then the checks."""
+        check_is_fitted(self)
+        X = check_matrix(X, "X")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input (the number of features seen in fit)."
+            )
+        return X
+
+    def predict(self, X):
+        """``classes_[1]`` where ``decision_function(X) >= 0``, ``classes_[0]`` elsewhere."""
+        f = self.decision_function(X)
+        return self.classes_[(f >= 0).astype(np.intp)]
+
+
+class PUClassifier(WeakLabelClassifier):
+    """Base of every PU estimator: ``fit(X, s)``, predictions ``+1`` / ``-1``.
+
+    See the module docstring for the convention. ``fit`` validates with
+    :meth:`_validate_pu` (or :func:`split_pu`).
+    """
 
     classes_ = np.array([-1, 1])
 
-    def predict(self, X):
-        f = self.decision_function(X)
-        return np.where(f >= 0, 1, -1)
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags = self._target_tags(tags, pu_indicator=True)
+        # The estimators predict the latent class, not s: the accuracy against s that the
+        # generic checks compute is not a measure of these estimators.
+        tags.classifier_tags.poor_score = True
+        return tags
+
+    @staticmethod
+    def _validate_pu(X, s):
+        """:func:`validate_pu`: ``(X, s)`` as float64 / bool arrays, or a clear error."""
+        return validate_pu(X, s)
+
+    def score(self, X, y, sample_weight=None):
+        """Accuracy against true labels ``y`` in ``{-1, +1}`` or ``{0, 1}`` (0 read as -1)."""
+        pred = self.predict(X)
+        y = check_labels_pm1(y, "y", n=pred.shape[0])
+        return float(np.average(pred == y, weights=sample_weight))
+
+
+class SemiSupervisedClassifier(WeakLabelClassifier):
+    """Base of semi-supervised binary classifiers: ``fit(X, y)``, ``y`` in {0, 1, -1}.
+
+    ``y = -1`` (:data:`UNLABELLED`) marks an unlabelled sample; predictions are ``0`` /
+    ``1``. ``fit`` validates with :meth:`_validate_semisupervised`. ``score`` is
+    scikit-learn's accuracy against labels in ``{0, 1}``.
+    """
+
+    classes_ = np.array([0, 1])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags = self._target_tags(tags, unlabelled_marker=UNLABELLED)
+        return tags
+
+    @staticmethod
+    def _validate_semisupervised(X, y):
+        """``(X, y)`` -> float64 ``X`` and int64 ``y`` in {-1, 0, 1}, or a clear error."""
+        X = check_matrix(X, "X", min_rows=2)
+        y = check_semisupervised_target(y, "y", n=X.shape[0])
+        return X, y
+
+
+class KernelParamsMixin:
+    """Helpers of estimators with ``kernel`` / ``sigma`` / ``pi`` parameters."""
 
     def _kernel(self):
         if self.kernel == "gaussian" or self.kernel == "rbf":
             return make_kernel("gaussian", sigma=self.sigma)
         return make_kernel(self.kernel)
 
-    def _check_X(self, X):
-        check_is_fitted(self, "n_features_in_")
-        return check_matrix(X, "X", n_features=self.n_features_in_)
-
     def _check_common(self):
         check_prior(self.pi, "pi")
 
 
-__all__ = ["BaseEstimator", "PUClassifierMixin", "split_pu"]
+__all__ = [
+    "UNLABELLED",
+    "KernelParamsMixin",
+    "PUClassifier",
+    "SemiSupervisedClassifier",
+    "WeakLabelClassifier",
+    "WeakLabelTargetTags",
+    "check_semisupervised_target",
+    "split_pu",
+    "validate_pu",
+]

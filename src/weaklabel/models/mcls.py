@@ -1,7 +1,8 @@
 """MCLS (Chaudhari & Shevade, 2012) and the baselines of its Table 2 / Table 3.
 
-Input convention (CONVENTIONS.md): ``fit(X, s)`` with ``s = 1`` for a labelled positive and
-``s = 0`` for an unlabelled row; predictions and ``score`` use ``+1`` / ``-1`` labels.
+Input convention (:class:`~weaklabel.models._base.PUClassifier`): ``fit(X, s)`` with ``s = 1``
+for a labelled positive and ``s = 0`` for an unlabelled row; predictions are ``+1`` / ``-1``
+and ``score`` reads true labels in ``{-1, +1}`` or ``{0, 1}``.
 Every kernel is the Gaussian ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))``.
 
 Estimators
@@ -32,34 +33,25 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.cluster import KMeans
 from sklearn.naive_bayes import GaussianNB
 from sklearn.svm import SVC
-from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     ConvergenceWarning,
     check_choice,
     check_int,
-    check_matrix,
     check_positive,
     check_prior,
-    check_pu_indicator,
 )
 from ..kernels import gram
 from ..solvers.lssvm import LSSVCFactor, mcls_loop
+from ._base import PUClassifier, validate_pu
 
 __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB", "ilu_labels", "nb_labels"]
 
 
 # --------------------------------------------------------------------------- helpers
-def _check_pu(X, s):
-    X = check_matrix(X, "X", min_rows=2)
-    s = check_pu_indicator(s, "s", n=X.shape[0])
-    return X, s
-
-
 def _check_r(r):
     return check_prior(r, "r")
 
@@ -128,7 +120,7 @@ def ilu_labels(X, s, r, *, sigma=1.0, k=10, svc_C=1.0, K=None, random_state=None
     ndarray of shape (n,)
         +1/-1 labels of every row (labelled positives are +1).
     """
-    X, s = _check_pu(X, s)
+    X, s = validate_pu(X, s)
     r = _check_r(r)
     k = check_int(k, "k", minimum=1)
     n = X.shape[0]
@@ -169,33 +161,15 @@ def nb_labels(X, s):
 
     Returns +1/-1 labels of every row (labelled positives are +1).
     """
-    X, s = _check_pu(X, s)
+    X, s = validate_pu(X, s)
     nb = GaussianNB().fit(X, np.where(s, 1, -1))
     y = nb.predict(X).astype(np.float64)
     y[s] = 1.0
     return y
 
 
-# --------------------------------------------------------------------------- base
-class _PUBase(ClassifierMixin, BaseEstimator):
-    classes_ = np.array([-1, 1])
-
-    def predict(self, X):
-        """+1/-1 predictions (``decision_function >= 0`` is +1)."""
-        return np.where(self.decision_function(X) >= 0, 1, -1)
-
-    def score(self, X, y, sample_weight=None):
-        """Accuracy against +1/-1 labels."""
-        y = np.where(np.asarray(y, dtype=np.float64) > 0, 1, -1)
-        return float(np.average(self.predict(X) == y, weights=sample_weight))
-
-    def _check_X(self, X):
-        check_is_fitted(self, "n_features_in_")
-        return check_matrix(X, "X", n_features=self.n_features_in_)
-
-
 # --------------------------------------------------------------------------- MCLS
-class MCLS(_PUBase):
+class MCLS(PUClassifier):
     """Maximum-margin clustering with a least-squares SVC for PU learning (Algorithm 1).
 
     Parameters
@@ -282,7 +256,7 @@ class MCLS(_PUBase):
         self
         """
         self._validate()
-        X, s = _check_pu(X, s)
+        X, s = self._validate_pu(X, s)
         n = X.shape[0]
         if factor is not None and getattr(factor, "n", n) != n:
             raise ValueError(f"factor was built for {factor.n} rows but X has {n}.")
@@ -322,7 +296,7 @@ class MCLS(_PUBase):
 
 
 # --------------------------------------------------------------------------- ILU + ISVM
-class ILUISVM(_PUBase):
+class ILUISVM(PUClassifier):
     """ILU initialisation followed by an iterative hinge-loss SVM (digest section 8.1, V1).
 
     Train an RBF C-SVM on P (+1) and U (current labels), relabel U by its sign, repeat until
@@ -356,7 +330,7 @@ class ILUISVM(_PUBase):
         check_positive(self.sigma, "sigma")
         check_positive(self.C, "C")
         check_int(self.max_iter, "max_iter", minimum=1)
-        X, s = _check_pu(X, s)
+        X, s = self._validate_pu(X, s)
         K = _gauss(X, X, self.sigma) if K is None else K
         y = (ilu_labels(X, s, self.r, sigma=self.sigma, k=self.k, svc_C=self.ilu_C, K=K,
                         random_state=self.random_state)
@@ -381,11 +355,12 @@ class ILUISVM(_PUBase):
 
     def decision_function(self, X):
         """Decision values of the last SVM."""
-        return self.svm_.decision_function(self._check_X(X))
+        X = self._check_X(X)
+        return self.svm_.decision_function(X)
 
 
 # --------------------------------------------------------------------------- NB + BSVM
-class NBBSVM(_PUBase):
+class NBBSVM(PUClassifier):
     """Biased SVM (Liu et al. 2003) on NB-initialised labels (digest section 8.2).
 
     NB labels split the training rows into a positive set (P and the U rows NB calls
@@ -415,7 +390,7 @@ class NBBSVM(_PUBase):
     def fit(self, X, s, *, K=None, init_labels=None):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
         check_positive(self.sigma, "sigma")
-        X, s = _check_pu(X, s)
+        X, s = self._validate_pu(X, s)
         n = X.shape[0]
         K = _gauss(X, X, self.sigma) if K is None else K
         y = nb_labels(X, s) if init_labels is None else np.where(
@@ -454,27 +429,29 @@ class NBBSVM(_PUBase):
 
     def decision_function(self, X):
         """Decision values of the biased SVM."""
-        return self.svm_.decision_function(self._check_X(X))
+        X = self._check_X(X)
+        return self.svm_.decision_function(X)
 
 
 # --------------------------------------------------------------------------- NB family
-class GaussianNBPU(_PUBase):
+class GaussianNBPU(PUClassifier):
     """Gaussian NB on P (+1) vs U treated as negative (-1), empirical priors (section 8.4)."""
 
     def fit(self, X, s):
         """Fit on ``(X, s)``. Returns ``self``."""
-        X, s = _check_pu(X, s)
+        X, s = self._validate_pu(X, s)
         self.nb_ = GaussianNB().fit(X, np.where(s, 1, -1))
         self.n_features_in_ = X.shape[1]
         return self
 
     def decision_function(self, X):
         """Log posterior odds ``log P(+|x) - log P(-|x)``."""
-        lp = self.nb_.predict_joint_log_proba(self._check_X(X))
+        X = self._check_X(X)
+        lp = self.nb_.predict_joint_log_proba(X)
         return lp[:, 1] - lp[:, 0]
 
 
-class PNB(_PUBase):
+class PNB(PUClassifier):
     """Positive naive Bayes (Calvo, Larranaga & Lozano 2007) on discretised features.
 
     Every feature is cut into ``n_bins`` equal-frequency bins (edges from the training
@@ -501,7 +478,7 @@ class PNB(_PUBase):
         """Fit on ``(X, s)``. Returns ``self``."""
         r = _check_r(self.r)
         nb = check_int(self.n_bins, "n_bins", minimum=2)
-        X, s = _check_pu(X, s)
+        X, s = self._validate_pu(X, s)
         n, d = X.shape
         L = int(s.sum())
         U = n - L

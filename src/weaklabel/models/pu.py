@@ -24,13 +24,12 @@ from .._validation import (
     warn_not_converged,
 )
 from ..kernels import gram
-from ..reference import solve_qp
-from ._base import BaseEstimator, PUClassifierMixin, split_pu
+from ._base import KernelParamsMixin, PUClassifier, split_pu
 
 _BLOCK = 2048  # rows of X per block in decision functions (memory ~ BLOCK x n floats)
 
 
-class DoubleHingePU(PUClassifierMixin, BaseEstimator):
+class DoubleHingePU(KernelParamsMixin, PUClassifier):
     """Kernel PU classifier with the double hinge loss (convex; du Plessis et al. 2015).
 
     Minimises ``pi/p sum_P -f(x) + 1/n sum_U max(0, f, (1+f)/2) + lam ||f||^2`` (Eq. (4)).
@@ -130,7 +129,7 @@ def ramp_loss(z):
     return 0.5 * np.clip(1.0 - z, 0.0, 2.0)
 
 
-class RampPU(PUClassifierMixin, BaseEstimator):
+class RampPU(KernelParamsMixin, PUClassifier):
     """Non-convex ramp-loss PU classifier (du Plessis et al. 2014, ref. [6] of USMO), by CCCP.
 
     Because ``l_R(z) + l_R(-z) = 1``, Eq. (4) with the ramp loss is::
@@ -144,26 +143,59 @@ class RampPU(PUClassifierMixin, BaseEstimator):
         min_b  1/(4 lam) b' Q b - 1' b   s.t.  y'b = 0,  -e <= b <= C - e
 
     (``Q = yy' * K``, ``C_i = w_i / 2``, ``e_i = C_i [y_i f(x_i) < -1]``, weights
-    ``w = 2 pi/p`` on the positives, ``1/n`` on the unlabelled samples), solved with the cvxpy
-    reference QP on the full Gram matrix, as in the paper. CCCP starts from ``f = 0`` (so
-    the first step is the convex hinge problem) and stops when the linearisation pattern
-    repeats (a fixed point) or after ``max_iter`` steps.
+    ``w = 2 pi/p`` on the positives, ``1/n`` on the unlabelled samples). CCCP starts from
+    ``f = 0`` (so the first step is the convex hinge problem) and stops when the
+    linearisation pattern repeats (a fixed point) or after ``max_iter`` steps.
+
+    Each step is solved either by the SMO core (``solver="smo"``, default:
+    :func:`weaklabel.solvers.ramp.ramp_step`, warm-started from the previous step, no Gram
+    matrix) or by the cvxpy reference QP on the full Gram matrix (``solver="qp"``: how the
+    paper's baseline was run; :func:`weaklabel.reference.ramp.ramp_step_reference`). Both
+    give the same step optimum (certified in the tests); they differ in the bias when every
+    multiplier sits at a bound, where any bias of an interval is optimal: SMO takes the
+    interval's midpoint, the QP path a breakpoint chosen by rounding noise.
+
+    Parameters
+    ----------
+    kernel : {"linear", "gaussian"}
+    sigma : float
+        Gaussian width, ``k = exp(-||x-y||^2 / (2 sigma^2))``.
+    lam : float
+        Regularisation ``lambda > 0``.
+    pi : float
+        Class prior of the positives in (0, 1).
+    max_iter : int
+        Cap on CCCP steps.
+    solver : {"smo", "qp"}
+        Solver of each convex step (see above).
+    tol : float
+        SMO's stopping tolerance per step (margin units; ``solver="smo"``).
+    cache_mb : float
+        Kernel-row cache of the SMO step, in MB.
+    qp_solver : str
+        cvxpy solver of ``solver="qp"``.
 
     Attributes
     ----------
     dual_coef_ : coefficients of ``k(x, x_i)`` over the training points (positives first).
     intercept_ : bias.
     n_iter_ : CCCP steps.
+    converged_ : whether CCCP reached a fixed point before ``max_iter``.
     objective_ : final value of the ramp objective (without the constant ``-pi``).
+    history_ : the ramp objective after every step.
+    steps_ : per-step solver information.
     """
 
     def __init__(self, kernel="linear", sigma=1.0, lam=1e-2, pi=0.5, *, max_iter=50,
-                 qp_solver="CLARABEL"):
+                 solver="smo", tol=1e-6, cache_mb=200.0, qp_solver="CLARABEL"):
         self.kernel = kernel
         self.sigma = sigma
         self.lam = lam
         self.pi = pi
         self.max_iter = max_iter
+        self.solver = solver
+        self.tol = tol
+        self.cache_mb = cache_mb
         self.qp_solver = qp_solver
 
     def fit(self, X, s):
@@ -171,6 +203,7 @@ class RampPU(PUClassifierMixin, BaseEstimator):
         self._check_common()
         lam = check_positive(self.lam, "lam")
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
+        check_choice(self.solver, "solver", {"smo", "qp"})
         Xp, Xu = split_pu(X, s)
         k = self._kernel()
         p, n = Xp.shape[0], Xu.shape[0]
@@ -179,52 +212,62 @@ class RampPU(PUClassifierMixin, BaseEstimator):
         w = np.r_[np.full(p, 2.0 * self.pi / p), np.full(n, 1.0 / n)]
         C = 0.5 * w
         t0 = time.perf_counter()
-        K = gram(Xall, kernel=k)
-        if k.name == "linear" and Xall.shape[1] < (p + n) // 2:
-            # same QP, factored: P = F F' with F = diag(y) X / sqrt(2 lam) (cheap when d << n)
-            qp_kw = {"P": None, "P_factor": (y[:, None] * Xall) / np.sqrt(2.0 * lam)}
-        else:
-            qp_kw = {"P": (y[:, None] * y[None, :]) * K / (2.0 * lam)}
+        step = self._step_smo if self.solver == "smo" else self._step_qp(Xall, y, C, lam, k)
         d = np.zeros(p + n, dtype=bool)  # f = 0 start: no point has y f < -1
-        history = []
+        history, steps = [], []
         converged = False
+        v = None
         for it in range(1, max_iter + 1):  # noqa: B007  (it is reported as n_iter_)
-            e = C * d
-            res = solve_qp(q=-np.ones(p + n), A=y[None, :], b=np.zeros(1), lb=-e, ub=C - e,
-                           solver=self.qp_solver, **qp_kw)
-            v = res.x * y / (2.0 * lam)  # f(x) = sum_i v_i k(x, x_i) + b
-            g = K @ v
-            b = self._bias(res.x, g, y, C, e, res.y_eq)
+            ts = time.perf_counter()
+            v, g, b, info = step(Xall, y, C, d, lam, k, v)
             z = y * (g + b)
+            # distance of the closest point to the ramp's kink at y f = -1: the next
+            # linearisation pattern is decided by solver accuracy when it is tiny
+            info.update(seconds=time.perf_counter() - ts,
+                        kink_margin=float(np.min(np.abs(z + 1.0))))
+            steps.append(info)
             obj = float(lam * v @ g + np.sum(w * ramp_loss(z)))
             history.append(obj)
             d_new = z < -1.0
             if np.array_equal(d_new, d):
                 converged = True
                 break
+            n_changed = int(np.sum(d_new != d))
             d = d_new
         if not converged:
-            warn_not_converged("RampPU (CCCP)", max_iter, float(np.sum(d_new != d)))
+            warn_not_converged(f"RampPU (CCCP, solver={self.solver!r})", max_iter,
+                               float(n_changed), what="number of points that changed side in the "
+                               "last step", tol_param=None)
         self.fit_seconds_ = time.perf_counter() - t0
         self.dual_coef_, self.intercept_ = v, float(b)
         self.X_fit_, self.kernel_ = Xall, k
         self.n_iter_, self.objective_, self.history_ = it, history[-1], np.array(history)
+        self.converged_ = converged
+        self.steps_ = steps
         self.n_features_in_ = Xall.shape[1]
         return self
 
-    @staticmethod
-    def _bias(beta, g, y, C, e, y_eq):
-        """Bias of one convex step: on free multipliers ``y_i f_i = 1``; otherwise the
-        minimiser of the step's convex objective over its breakpoints."""
-        lo, hi = -e, C - e
-        tol = 1e-7 * np.maximum(C, 1e-300)
-        free = (beta > lo + tol) & (beta < hi - tol)
-        if np.any(free):
-            return float(np.median(y[free] - g[free]))
-        cand = np.r_[y - g, np.atleast_1d(y_eq), -np.atleast_1d(y_eq)]
-        hinge = np.maximum(0.0, 1.0 - y[None, :] * (g[None, :] + cand[:, None]))
-        vals = hinge @ C + cand * np.sum(e * y)
-        return float(cand[int(np.argmin(vals))])
+    def _step_smo(self, Xall, y, C, d, lam, k, v_prev):
+        """One CCCP step on the SMO core, warm-started from the previous coefficients."""
+        from ..solvers.ramp import ramp_step
+
+        r = ramp_step(Xall, y, C, d, lam, k, v0=v_prev, eps=self.tol, cache_mb=self.cache_mb)
+        return r.v, r.g, r.bias, {"n_iter": r.n_iter, "kkt_violation": r.kkt_violation,
+                                  "objective": r.objective, "bias_interval": r.bias_interval}
+
+    def _step_qp(self, Xall, y, C, lam, k):
+        """One CCCP step with the cvxpy reference QP on the full Gram matrix (the
+        implementation the SMO step is certified against)."""
+        from ..reference.ramp import ramp_step_kkt_violation, ramp_step_reference
+
+        K = gram(Xall, kernel=k)
+
+        def step(Xall, y, C, d, lam, k, v_prev):
+            r = ramp_step_reference(Xall, y, C, d, lam, k, K=K, solver=self.qp_solver)
+            return r.v, r.g, r.bias, {"objective": r.objective, "kkt_violation": float(
+                ramp_step_kkt_violation(r.b, r.g, r.bias, y, C, d))}
+
+        return step
 
     def decision_function(self, X):
         X = self._check_X(X)

@@ -42,7 +42,7 @@ from .._validation import (
     check_vector,
     warn_not_converged,
 )
-from ..kernels import LINEAR, Kernel, kernel_value, make_kernel
+from ..kernels import LINEAR, Kernel, cache_evict_lru, kernel_value, make_kernel
 
 __all__ = ["SMOResult", "smo", "svc_dual", "smo_decision_function"]
 
@@ -74,16 +74,8 @@ def _q_row(i, full, X, y, code, params, active, active_size, data, slot_of, row_
     if s >= 0 and (s_full[s] or (not full and s_gen[s] == gen)):
         stamp[s] = clock[0]
         return s
-    if s < 0:  # least recently used slot
-        s = 0
-        best = stamp[0]
-        for t in range(1, stamp.shape[0]):
-            if stamp[t] < best:
-                best = stamp[t]
-                s = t
-        old = row_of[s]
-        if old >= 0:
-            slot_of[old] = -1
+    if s < 0:
+        s = cache_evict_lru(slot_of, row_of, stamp)
     xi = X[i]
     yi = y[i]
     row = data[s]

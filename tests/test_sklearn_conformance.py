@@ -1,0 +1,264 @@
+"""scikit-learn conformance of every estimator in ``weaklabel.models``.
+
+Every public estimator class found under ``weaklabel.models`` (estimators added later are
+picked up automatically) runs scikit-learn's generic checks. The checks that contradict the
+PU convention of :class:`weaklabel.models._base.PUClassifier` (``fit(X, s)`` with a 0/1
+indicator ``s``, predictions ``+1`` / ``-1``) are declared once, with the reason, in
+``PU_EXPECTED_FAILED_CHECKS``; strict xfail makes a check that starts passing fail the run,
+so the list cannot go stale. The tests after the parametrised checks rerun what those
+checks wanted to cover with a valid PU target.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, clone
+from sklearn.datasets import make_blobs
+from sklearn.exceptions import DataConversionWarning, NotFittedError
+from sklearn.utils import get_tags
+from sklearn.utils.estimator_checks import (
+    check_estimator,
+    check_estimators_data_not_an_array,
+    parametrize_with_checks,
+)
+
+import weaklabel.models
+from weaklabel.models._base import (
+    UNLABELLED,
+    PUClassifier,
+    SemiSupervisedClassifier,
+    check_semisupervised_target,
+)
+
+KNOWN = {"DoubleHingePU", "RampPU", "MCLS", "ILUISVM", "NBBSVM", "PNB", "GaussianNBPU"}
+
+# Constructor arguments where the defaults are slower than the checks need.
+FAST_PARAMS = {
+    "MCLS": {"k": 3, "max_iter": 20},
+    "ILUISVM": {"k": 3, "max_iter": 5},
+    "NBBSVM": {"C_plus_grid": (1.0,), "ratio_grid": (0.2, 1.0)},
+    "RampPU": {"max_iter": 10},
+}
+
+_S_IS_01 = "fit takes a 0/1 PU indicator s (1 = labelled positive, 0 = unlabelled)"
+# The checks every PU estimator fails by design, with the reason.
+PU_EXPECTED_FAILED_CHECKS = {
+    "check_fit_score_takes_y": "fit's second argument is the PU indicator, named s, not y",
+    "check_classifiers_train": (
+        "predict returns the latent class in {-1, +1}, not a value {0, 1} of the PU "
+        "indicator s given to fit (predictions are checked in test_predict_and_train_pu)"
+    ),
+    "check_classifiers_classes": (
+        f"{_S_IS_01}; the check passes string labels and labels {{-1, 1}}"
+    ),
+    "check_estimators_dtypes": (
+        f"{_S_IS_01}; the check's target is {{1, 2}} (rerun in test_dtypes_pu)"
+    ),
+    "check_classifier_data_not_an_array": (
+        f"{_S_IS_01}; the check's target is {{1, 2}} (rerun in test_data_not_an_array_pu)"
+    ),
+    "check_fit2d_1feature": (
+        f"{_S_IS_01}; the check's target is {{1, 2}} (rerun in test_one_feature_pu)"
+    ),
+}
+# Further failures of a single estimator: class name -> {check name: reason}.
+PER_ESTIMATOR_EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
+
+
+def _discover():
+    """Public, concrete ``BaseEstimator`` subclasses defined in ``weaklabel.models``."""
+    pkg = weaklabel.models
+    modules = [pkg] + [importlib.import_module(m.name)
+                       for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")]
+    found = {}
+    for mod in modules:
+        for name, cls in inspect.getmembers(mod, inspect.isclass):
+            if (issubclass(cls, BaseEstimator) and not name.startswith("_")
+                    and cls.__module__.startswith("weaklabel.") and not inspect.isabstract(cls)):
+                found[name] = cls
+    return [found[k] for k in sorted(found)]
+
+
+ESTIMATOR_CLASSES = _discover()
+ESTIMATORS = [cls(**FAST_PARAMS.get(cls.__name__, {})) for cls in ESTIMATOR_CLASSES]
+PU_ESTIMATORS = [e for e in ESTIMATORS if isinstance(e, PUClassifier)]
+
+
+def expected_failed_checks(estimator):
+    out = {}
+    if get_tags(estimator).target_tags.pu_indicator:
+        out.update(PU_EXPECTED_FAILED_CHECKS)
+    out.update(PER_ESTIMATOR_EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {}))
+    return out
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks,
+                         xfail_strict=True)
+def test_sklearn_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConvergenceWarning of the short fits, etc.
+        check(estimator)
+
+
+# --------------------------------------------------------------------------- discovery, tags
+def test_discovery_finds_every_estimator():
+    names = {cls.__name__ for cls in ESTIMATOR_CLASSES}
+    assert KNOWN <= names
+    assert set(FAST_PARAMS) <= names and set(PER_ESTIMATOR_EXPECTED_FAILED_CHECKS) <= names
+
+
+@pytest.mark.parametrize("cls", ESTIMATOR_CLASSES, ids=lambda c: c.__name__)
+def test_every_estimator_uses_a_shared_base(cls):
+    assert issubclass(cls, (PUClassifier, SemiSupervisedClassifier))
+
+
+@pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_pu_tags_and_signature(est):
+    tags = get_tags(est)
+    assert tags.estimator_type == "classifier"
+    assert tags.target_tags.required and tags.target_tags.pu_indicator
+    assert tags.target_tags.unlabelled_marker is None
+    assert not tags.classifier_tags.multi_class
+    assert tags.input_tags.sparse and not tags.non_deterministic
+    assert list(inspect.signature(est.fit).parameters)[:2] == ["X", "s"]
+    np.testing.assert_array_equal(est.classes_, [-1, 1])
+
+
+# --------------------------------------------------------------------------- PU reruns
+def _pu_data(n=60, d=3, seed=0):
+    X, y = make_blobs(n_samples=n, centers=2, n_features=d, random_state=seed)
+    rng = np.random.default_rng(seed)
+    s = ((y == 1) & (rng.random(n) < 0.5)).astype(int)
+    s[np.flatnonzero(y == 1)[0]] = 1
+    return X, np.where(y == 1, 1, -1), s
+
+
+def _fit(est, X, s):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return clone(est).fit(X, s)
+
+
+@pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_predict_and_train_pu(est):
+    """check_classifiers_train with the PU reading: predictions are +1/-1 and agree with
+    ``decision_function >= 0``; lists work; a wrong feature count is refused."""
+    X, y, s = _pu_data()
+    m = _fit(est, X.tolist(), s.tolist())
+    pred, f = m.predict(X), m.decision_function(X)
+    assert pred.shape == f.shape == (X.shape[0],)
+    np.testing.assert_array_equal(pred, np.where(f >= 0, 1, -1))
+    assert set(np.unique(pred)) <= {-1, 1}
+    assert m.score(X, y) == m.score(X, (y > 0).astype(int)) == np.mean(pred == y)
+    for method in (m.predict, m.decision_function):
+        with pytest.raises(ValueError, match=rf"X has {X.shape[0]} features, but \w+ is expecting"):
+            method(X.T)
+    with pytest.raises(NotFittedError):
+        clone(est).predict(X)
+
+
+@pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_dtypes_pu(est):
+    X, _, s = _pu_data()
+    X32 = (X - X.min()).astype(np.float32)
+    for Xd in (X32, X32.astype(np.float64), X32.astype(np.int64), X32.astype(np.int32)):
+        m = _fit(est, Xd, s)
+        m.predict(Xd)
+        m.decision_function(Xd)
+
+
+@pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_data_not_an_array_pu(est):
+    X, _, s = _pu_data()
+    for obj_type in ("NotAnArray", "PandasDataframe"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_estimators_data_not_an_array(type(est).__name__, est, X, s, obj_type)
+
+
+@pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_one_feature_pu(est):
+    X, _, s = _pu_data(d=1)
+    assert _fit(est, X, s).predict(X).shape == (X.shape[0],)
+
+
+def test_pu_target_errors():
+    est = weaklabel.models.GaussianNBPU()
+    X, _, s = _pu_data()
+    with pytest.raises(ValueError, match="s is None"):
+        clone(est).fit(X, None)
+    with pytest.raises(ValueError, match="s must be a 0/1 indicator.*continuous"):
+        clone(est).fit(X, s + 0.5)
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
+        clone(est).fit(X, np.arange(X.shape[0]) % 3)
+    with pytest.raises(ValueError, match=r"s must be a 0/1 indicator.*values \[-1.0, 1.0\]"):
+        clone(est).fit(X, 2 * s - 1)
+    with pytest.warns(DataConversionWarning, match="column-vector"):
+        clone(est).fit(X, s[:, None])
+
+
+# --------------------------------------------------------------------------- semi-supervised
+class _NearestMeanSSL(SemiSupervisedClassifier):
+    """Toy user of the semi-supervised base: nearest class mean of the labelled samples."""
+
+    def fit(self, X, y):
+        X, y = self._validate_semisupervised(X, y)
+        self.means_ = np.stack([X[y == c].mean(axis=0) for c in (0, 1)])
+        self.n_unlabelled_ = int(np.sum(y == UNLABELLED))
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def decision_function(self, X):
+        X = self._check_X(X)
+        d = ((X[:, None, :] - self.means_[None]) ** 2).sum(axis=2)
+        return d[:, 0] - d[:, 1]
+
+
+def test_semisupervised_target():
+    y = check_semisupervised_target([0, 1, UNLABELLED, 1.0])
+    assert y.dtype == np.int64 and y.tolist() == [0, 1, -1, 1]
+    assert check_semisupervised_target([0, 1, 1]).tolist() == [0, 1, 1]  # none unlabelled
+    with pytest.raises(ValueError, match="recode a -1/\\+1 labelling as 0/1"):
+        check_semisupervised_target([-1, 1, 1, -1])
+    with pytest.raises(ValueError, match="one class only"):
+        check_semisupervised_target([0, 0, -1])
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
+        check_semisupervised_target([0, 1, 2, -1])
+    with pytest.raises(ValueError, match="continuous"):
+        check_semisupervised_target([0, 1, 0.5])
+    with pytest.raises(ValueError, match="y has length 2 but 3"):
+        check_semisupervised_target([0, 1], n=3)
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        check_semisupervised_target(None)
+
+
+def test_semisupervised_base():
+    X, y = make_blobs(n_samples=60, centers=2, random_state=0)
+    y_ssl = np.where(np.arange(60) % 3 == 0, y, UNLABELLED)
+    est = _NearestMeanSSL()
+    with pytest.raises(NotFittedError):
+        est.predict(X)
+    est.fit(X, y_ssl)
+    assert est.n_unlabelled_ == 40
+    np.testing.assert_array_equal(est.classes_, [0, 1])
+    assert set(np.unique(est.predict(X))) <= {0, 1} and est.score(X, y) > 0.9
+    tags = get_tags(est)
+    assert tags.target_tags.unlabelled_marker == UNLABELLED
+    assert not tags.target_tags.pu_indicator and not tags.classifier_tags.multi_class
+    with pytest.raises(ValueError, match="X has 1 features, but _NearestMeanSSL is expecting"):
+        est.predict(X[:, :1])
+    # the generic checks: only those passing labels other than 0/1 fail
+    failed = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(_NearestMeanSSL(), on_fail=None, on_skip=None,
+                        callback=lambda **kw: failed.append(kw["check_name"])
+                        if kw["status"] == "failed" else None)
+    assert set(failed) == {"check_classifiers_classes", "check_estimators_dtypes",
+                           "check_classifier_data_not_an_array", "check_fit2d_1feature"}
