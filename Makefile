@@ -1,37 +1,66 @@
 # Two entry points (see README): `make reproduce` and `make test`.
-# Both create .venv from scratch when it is missing, install the package, and are idempotent.
+# Both create .venv from scratch when it is missing, install the package from the lock
+# (requirements.lock: every dependency pinned, with hashes), and are idempotent.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+LOCK   := requirements.lock
+UV_VERSION := 0.13.9
 
 # The pipeline runs offline and quietly.
 export DVC_NO_ANALYTICS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+# Bit-identical re-runs: one BLAS/OpenMP/numba thread per process (the grids run 2 worker
+# processes); weaklabel.pipeline.run_notebook sets the same for the kernel when unset.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
+export NUMBA_NUM_THREADS ?= 1
 # Datasets: look in ../shared/datasets (a local mirror) before any download.
 ifneq ($(wildcard ../shared/datasets/manifest.json),)
 export WEAKLABEL_DATA_MIRROR ?= $(abspath ../shared/datasets)
 endif
 
-.PHONY: reproduce test lint install clean-venv
+.PHONY: reproduce test lint install lock verify-repro clean-venv
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Installs exactly the lock (hash-checked, no resolver), then the package itself without deps.
+$(STAMP): $(LOCK) pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip check
 	@touch $(STAMP)
 
+# Re-resolve pyproject.toml into requirements.lock (+ environment.yml), keeping the locked
+# versions that pyproject.toml still allows. UPGRADE=1: newest allowed releases;
+# UPGRADE_PACKAGES="numpy scipy": only those.
+lock:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/python tools/lock.py $(if $(UPGRADE),--upgrade) \
+		$(foreach p,$(UPGRADE_PACKAGES),--upgrade-package $(p))
+
+# REPRO_FLAGS=-f re-runs every stage (e.g. after `make lock` moved a release).
 reproduce: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro $(REPRO_FLAGS)
 
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" -q
 
+# Run the whole pipeline twice (`dvc repro -f`, two temporary copies of the working tree)
+# and compare results/ cell by cell, timing and memory columns masked. PROFILE=smoke for a
+# short run (default: the profile in params.yaml). KEEP=1 keeps the copies.
+verify-repro: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m weaklabel.reproducibility verify \
+		$(if $(PROFILE),--profile $(PROFILE)) $(if $(KEEP),--keep)
+
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
 
 clean-venv:
 	rm -rf $(VENV)

@@ -30,11 +30,10 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
-from tqdm.auto import tqdm
 
 from ..compare import crosscheck_record
 from ..data import load, one_vs_rest, pu_split
+from ..executor import run_tasks
 from ..kernels import gram
 from ..models.mcls import ILUISVM, MCLS, NBBSVM, PNB, GaussianNBPU, ilu_labels, nb_labels
 from ..reference.lssvm import lssvc_reference
@@ -56,7 +55,7 @@ R_OFFSETS = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15)
 T4_SETS = ("banana", "pima", "heart", "thyroid")
 
 DEFAULTS = {
-    "seed": 0, "n_jobs": 2, "datasets": [d[0] for d in DATASETS], "n_reps": 10,
+    "seed": 0, "datasets": [d[0] for d in DATASETS], "n_reps": 10,
     "l_pcts": list(L_PCTS), "r_offsets": list(R_OFFSETS), "t4_sets": list(T4_SETS),
     "t4_l_pct": 20, "max_n": None, "sigma_mults": [0.25, 0.5, 1.0, 2.0],
     "Cs": [0.1, 1.0, 10.0], "n_select": 500, "n_folds": 3, "tol": 0.05, "r_mode": "all",
@@ -297,14 +296,17 @@ def run_repetition(name: str, rep: int, cfg: dict) -> dict:
     return out
 
 
-def run_tables(cfg: dict, *, progress: bool = True) -> dict:
-    """Run every (data set, repetition) in parallel; returns raw DataFrames t1, main, t4."""
+def run_tables(cfg: dict, *, executor=None, progress: bool = True) -> dict:
+    """Run every (data set, repetition) in parallel; returns raw DataFrames t1, main, t4.
+
+    ``executor``: where the repetitions run (a mapping, see :mod:`weaklabel.executor`;
+    ``None`` reads ``params.yaml`` and the environment); the results do not depend on it.
+    """
     sizes = {d[0]: d[3] for d in DATASETS}
     tasks = [(name, rep) for name in cfg["datasets"] for rep in range(int(cfg["n_reps"]))]
     tasks.sort(key=lambda t: -sizes[t[0]])  # largest first for load balance
-    gen = Parallel(n_jobs=int(cfg["n_jobs"]), return_as="generator_unordered")(
-        delayed(run_repetition)(name, rep, cfg) for name, rep in tasks)
-    parts = list(tqdm(gen, total=len(tasks), desc="MCLS splits", disable=not progress))
+    parts = run_tasks(run_repetition, tasks, executor=executor, kwargs={"cfg": cfg},
+                      desc="MCLS splits", progress=progress)
     out = {}
     for key in ("t1", "main", "t4"):
         rows = [row for p in parts for row in p[key]]

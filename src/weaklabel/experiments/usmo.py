@@ -30,10 +30,10 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
 from ..compare import crosscheck_record
 from ..data import load, one_vs_rest, pu_split
+from ..executor import run_tasks
 from ..models import DoubleHingePU, RampPU
 from ..solvers.usmo import bias_interval
 
@@ -208,24 +208,24 @@ def _tasks(datasets, kernels, lambdas, seeds=(None,)):
     return sorted(tasks, key=lambda t: -sizes[t[1]])
 
 
-def _parallel(fn, tasks, n_jobs, desc, progress, **kw):
-    gen = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(fn)(t, d, pi, k, lam, seed=sd, **kw) for (t, d, pi, k, lam, sd) in tasks)
-    if progress:
-        from tqdm import tqdm
-
-        gen = tqdm(gen, total=len(tasks), desc=desc)
-    return list(gen)
+def _parallel(fn, tasks, executor, desc, progress, **kw):
+    """``fn`` on every (table name, dataset, pi, kernel, lambda, seed) task, in task order,
+    on the configured executor (:func:`weaklabel.executor.run_tasks`)."""
+    calls = [{"table_name": t, "dataset": d, "pi": pi, "kernel": k, "lam": lam, "seed": sd}
+             for (t, d, pi, k, lam, sd) in tasks]
+    return run_tasks(fn, calls, executor=executor, kwargs=kw, desc=desc, progress=progress)
 
 
 def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *, seed=0,
-               methods=METHODS, tau=2e-3, tau_tight=None, ablations=False, n_jobs=1,
+               methods=METHODS, tau=2e-3, tau_tight=None, ablations=False, executor=None,
                progress=True):
     """Tables III-IV on one fixed split per dataset (seed ``seed``).
 
+    ``executor``: where the problems run (a mapping, see :mod:`weaklabel.executor`; ``None``
+    reads ``params.yaml`` and the environment); the results do not depend on it.
     Returns ``(scores, crosscheck, ablations)`` DataFrames.
     """
-    res = _parallel(table_problem, _tasks(datasets, kernels, lambdas, (seed,)), n_jobs,
+    res = _parallel(table_problem, _tasks(datasets, kernels, lambdas, (seed,)), executor,
                     "Tables III-IV problems", progress, methods=methods, tau=tau,
                     tau_tight=tau_tight, ablations=ablations)
     return tuple(pd.DataFrame([r for x in res for r in x[key]])
@@ -233,12 +233,101 @@ def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *
 
 
 def run_seeds(seeds, datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *,
-              methods=("Init*", "USMO"), tau=2e-3, n_jobs=1, progress=True) -> pd.DataFrame:
-    """Scores over several random splits (the multi-seed study)."""
-    res = _parallel(table_problem, _tasks(datasets, kernels, lambdas, tuple(seeds)), n_jobs,
+              methods=("Init*", "USMO"), tau=2e-3, executor=None,
+              progress=True) -> pd.DataFrame:
+    """Scores over several random splits (the multi-seed study); ``executor`` as in
+    :func:`run_tables`."""
+    res = _parallel(table_problem, _tasks(datasets, kernels, lambdas, tuple(seeds)), executor,
                     f"{len(seeds)} seeds x {', '.join(methods)}", progress, methods=methods,
                     tau=tau)
     return pd.DataFrame([r for x in res for r in x["scores"]])
+
+
+def ramp_certification(table_name: str, dataset: str, pi: float, kernel: str, lam: float, *,
+                       seed: int, max_n: int | None = None) -> dict:
+    """RampPU ([6]) with its CCCP steps on the SMO core against the cvxpy steps it replaced.
+
+    Both runs start from ``f = 0``, so their first step is the same convex problem: its
+    objectives and the SMO step's KKT violation make a ``crosscheck`` record. Each run then
+    follows its own CCCP path; ``path`` compares where they end (steps, convergence, ramp
+    objective, predictions) and records ``kink_margin``, the smallest ``|y f + 1|`` over
+    both paths: a linearisation pattern that a solver's accuracy can flip. Problems with more
+    than ``max_n`` training points are skipped (``{}``).
+    """
+    X, y = load_small(dataset)
+    split = pu_split(y, pi=pi, rule="usmo", random_state=seed)
+    Xtr, s = X[split.train], split.s
+    if max_n is not None and Xtr.shape[0] > max_n:
+        return {}
+    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "pi": pi}
+    runs = {}
+    for solver in ("smo", "qp"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # non-converged runs are recorded, not warned
+            runs[solver] = RampPU(**common, solver=solver).fit(Xtr, s)
+    a, b = runs["smo"], runs["qp"]
+    problem = f"{table_name}-{kernel}-lam{lam:g}"
+    cc = crosscheck_record(f"{problem} ramp step 1", "ramp CCCP step (SMO)",
+                           "cvxpy+Clarabel step dual", Xtr.shape[0], a.steps_[0]["objective"],
+                           b.steps_[0]["objective"], a.steps_[0]["kkt_violation"],
+                           a.steps_[0]["seconds"], b.steps_[0]["seconds"])
+    Xu, yu = X[split.unlabelled], y[split.unlabelled]
+    pa, pb = a.predict(Xu), b.predict(Xu)
+    path = {"problem": problem, "dataset": table_name, "kernel": kernel, "lam": lam,
+            "seed": seed, "n": Xtr.shape[0],
+            "steps_smo": a.n_iter_, "steps_qp": b.n_iter_,
+            "converged_smo": a.converged_, "converged_qp": b.converged_,
+            "objective_smo": a.objective_, "objective_qp": b.objective_,
+            "f1_majority_smo": f1_majority(yu, pa), "f1_majority_qp": f1_majority(yu, pb),
+            "prediction_disagreements": int(np.sum(pa != pb)),
+            "kink_margin": min(st["kink_margin"] for st in a.steps_ + b.steps_),
+            "seconds_smo": a.fit_seconds_, "seconds_qp": b.fit_seconds_}
+    return {"crosscheck": cc, "path": path}
+
+
+def run_ramp_certification(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *,
+                           seed=0, max_n=None, executor=None, progress=True):
+    """:func:`ramp_certification` on every Table III/IV problem with at most ``max_n``
+    training points. Returns ``(crosscheck records, paths DataFrame)``."""
+    res = _parallel(ramp_certification, _tasks(datasets, kernels, lambdas, (seed,)), executor,
+                    "ramp [6]: SMO steps vs cvxpy steps", progress, max_n=max_n)
+    res = [r for r in res if r]
+    return [r["crosscheck"] for r in res], pd.DataFrame([r["path"] for r in res])
+
+
+def ramp_flat_bias(table_name: str, kernel: str, lam: float, *, seed: int) -> dict:
+    """Why a RampPU ([6]) cell can be fragile: its last CCCP step's optimal biases.
+
+    When every multiplier of the step sits at a bound (``n_free = 0``) the step's objective
+    is flat over an interval ``[bias_low, bias_high]`` of biases. With a kernel close to the
+    identity (``mean_offdiag_kernel``, the mean off-diagonal Gram entry, near 0) the learned
+    function is nearly the bias alone away from the training points, so the ends of that
+    interval can give opposite constant predictors. Returns the interval, the chosen bias
+    (the midpoint) and the majority-class F1 (correct scoring) at the ends and the midpoint.
+    """
+    from ..kernels import gram, make_kernel
+
+    _, dataset, pi = next(s for s in SMALL_SETS if s[0] == table_name)
+    X, y = load_small(dataset)
+    split = pu_split(y, pi=pi, rule="usmo", random_state=seed)
+    Xtr = X[split.train]
+    m = RampPU(kernel=kernel, sigma=1.0, lam=lam, pi=pi).fit(Xtr, split.s)
+    last = m.steps_[-1]
+    lo, hi = last["bias_interval"]
+    Xu, yu = X[split.unlabelled], y[split.unlabelled]
+    g = m.decision_function(Xu) - m.intercept_
+    k = make_kernel(kernel, sigma=1.0) if kernel == "gaussian" else make_kernel(kernel)
+    K = gram(Xtr[:500], kernel=k)
+    off = K[~np.eye(K.shape[0], dtype=bool)]
+
+    def f1_at(b):
+        return f1_majority(yu, np.where(g + b >= 0, 1, -1)) if np.isfinite(b) else np.nan
+
+    return {"dataset": table_name, "kernel": kernel, "lam": lam, "seed": seed,
+            "n_free": last["n_free"], "bias_low": lo, "bias_high": hi,
+            "bias": m.intercept_, "f1_at_bias_low": f1_at(lo), "f1_at_bias": f1_at(m.intercept_),
+            "f1_at_bias_high": f1_at(hi), "max_abs_f_minus_bias": float(np.abs(g).max()),
+            "mean_offdiag_kernel": float(off.mean())}
 
 
 def published_layout(scores: pd.DataFrame, scoring: str, metric: str = "f1_majority",
@@ -324,7 +413,9 @@ def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, *, n_pos=100, la
 
     def make():
         if method == "ramp [6]":
-            return RampPU(**common)
+            # CCCP steps as dense QPs, as the paper's implementation of [6] ran them (the
+            # tables use the certified SMO steps): this is the baseline whose cost is compared
+            return RampPU(**common, solver="qp")
         return DoubleHingePU(**common, solver="qp" if method == "QP [7]" else "usmo", tau=tau,
                              random_state=seed)
 
@@ -438,10 +529,13 @@ LARGE_SETS = {
 
 
 def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100, seed=0,
-                tau=2e-3, n_jobs=1, progress=True, test_max=5000) -> pd.DataFrame:
+                tau=2e-3, executor=None, progress=True, test_max=5000) -> pd.DataFrame:
     """Training time, peak memory and inductive test F1 against the number of unlabelled
     samples (Figs 4-7 analogue). Baselines ([7], [6]) run on ``grid_baselines`` only (the
-    grid stops where their dense Gram matrices exceed the declared memory budget)."""
+    grid stops where their dense Gram matrices exceed the declared memory budget).
+
+    Every fit runs in a fresh process (``isolate=True`` of
+    :func:`weaklabel.executor.run_tasks`), on the ``executor`` of :func:`run_tables`."""
     pools = {}
     for label in sets:
         name, pos, _ = LARGE_SETS[label]
@@ -456,30 +550,16 @@ def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100
             for n in sorted({min(n, cap) for n in grid_baselines}):
                 tasks.append((label, k, n, "QP [7]"))
                 tasks.append((label, k, n, "ramp [6]"))
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-
     # one fresh process per fit, so that each peak-memory reading is its own
-    with ProcessPoolExecutor(max_workers=n_jobs, mp_context=mp.get_context("spawn"),
-                             max_tasks_per_child=1) as ex:
-        futs = [ex.submit(scaling_problem, label, *pools[label][:4], n, k, m, n_pos=n_pos,
-                          lam=lam, seed=seed, tau=tau, test_max=test_max)
-                for (label, k, n, m) in tasks]
-        recs = [f.result() for f in (futs if not progress else _progress(futs, len(tasks)))]
+    recs = run_tasks(scaling_problem,
+                     [(label, *pools[label][:4], n, k, m) for (label, k, n, m) in tasks],
+                     executor=executor, isolate=True, progress=progress,
+                     desc="scaling runs (one process per fit)",
+                     kwargs={"n_pos": n_pos, "lam": lam, "seed": seed, "tau": tau,
+                             "test_max": test_max})
     df = pd.DataFrame(recs)
     df["pool_note"] = df["dataset"].map(lambda lb: pools[lb][4])
     return df
-
-
-def _progress(futs, total):
-    from tqdm import tqdm
-
-    bar = tqdm(total=total, desc="scaling runs (one process per fit)")
-    for f in futs:
-        f.result()
-        bar.update(1)
-        yield f
-    bar.close()
 
 
 def pass_trace(X, y, *, kernel="gaussian", lam=0.01, n_unl=6000, n_pos=100, seed=0, tau=2e-3,

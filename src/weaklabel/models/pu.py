@@ -253,7 +253,8 @@ class RampPU(KernelParamsMixin, PUClassifier):
 
         r = ramp_step(Xall, y, C, d, lam, k, v0=v_prev, eps=self.tol, cache_mb=self.cache_mb)
         return r.v, r.g, r.bias, {"n_iter": r.n_iter, "kkt_violation": r.kkt_violation,
-                                  "objective": r.objective, "bias_interval": r.bias_interval}
+                                  "objective": r.objective, "bias_interval": r.bias_interval,
+                                  "n_free": r.n_free}
 
     def _step_qp(self, Xall, y, C, lam, k):
         """One CCCP step with the cvxpy reference QP on the full Gram matrix (the

@@ -64,6 +64,8 @@ class RampStep:
         Optimal biases of the step; a single point when a multiplier is free.
     objective : float
         ``1/(4 lam) b'Qb - 1'b`` (the cvxpy formulation's objective).
+    n_free : int
+        Multipliers strictly between their bounds (0: the bias is not determined by them).
     n_iter, kkt_violation, converged
         Of the SMO run (``kkt_violation`` in margin units: ``max y_i f_i`` violations).
     """
@@ -74,6 +76,7 @@ class RampStep:
     bias: float
     bias_interval: tuple
     objective: float
+    n_free: int
     n_iter: int
     kkt_violation: float
     converged: bool
@@ -189,5 +192,5 @@ def ramp_step(X, y, C, d, lam, kernel="linear", *, v0=None, eps=1e-6, cache_mb=2
     # 1/(4 lam) b'Qb - 1'b with Q b = 2 lam y * g
     objective = float(0.5 * b @ (y * g) - b.sum())
     return RampStep(v=v, b=b, g=g, bias=float(bias), bias_interval=(float(lb), float(ub)),
-                    objective=objective, n_iter=res.n_iter, kkt_violation=res.kkt_violation,
-                    converged=res.converged)
+                    objective=objective, n_free=n_free, n_iter=res.n_iter,
+                    kkt_violation=res.kkt_violation, converged=res.converged)

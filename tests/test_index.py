@@ -1,0 +1,122 @@
+"""reports/index.html: one page to browse the results; every link resolves."""
+
+from __future__ import annotations
+
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pandas as pd
+import pytest
+
+from weaklabel import pipeline
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: list[tuple[str, str, str]] = []  # (tag, attribute, value)
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k in ("href", "src"):
+                self.links.append((tag, k, v))
+            elif k == "id":
+                self.ids.add(v)
+
+
+def _check_links(page: str, reports: Path) -> _Links:
+    """Every href/src is relative and names an existing file relative to ``reports``;
+    every ``#anchor`` exists on the page."""
+    p = _Links()
+    p.feed(page)
+    assert p.links
+    for tag, attr, value in p.links:
+        parts = urlsplit(value)
+        assert not parts.scheme and not parts.netloc, f"<{tag} {attr}={value!r}> is not local"
+        if not parts.path:
+            assert parts.fragment in p.ids, f"<{tag} {attr}={value!r}>: no such anchor"
+            continue
+        target = (reports / unquote(parts.path)).resolve()
+        assert target.is_file(), f"<{tag} {attr}={value!r}> does not resolve to a file"
+    for needle in ("<link", "<script", "@import", "url("):
+        assert needle not in page  # self-contained: no external style sheet, script, font
+    return p
+
+
+def _png(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n")  # a thumbnail only needs the file to exist
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A small repository tree: two papers (one with a numbered notebook), figures in a
+    sub-folder and with a space in the name, a results folder without comparison."""
+    root = tmp_path / "repo"
+    (root / "results" / "data").mkdir(parents=True)
+    (root / "results" / "data" / "datasets.csv").write_text("dataset\nx\n")
+    (root / "params.yaml").write_text("profile: smoke\n")
+    pa = root / "results" / "alpha"
+    pa.mkdir()
+    pd.DataFrame({"verdict": ["match", "match", "differs", "within_tolerance"]}).to_csv(
+        pa / "comparison.csv", index=False)
+    pd.DataFrame({"rel_gap": [1e-9, 3e-7]}).to_csv(pa / "crosscheck.csv", index=False)
+    pb = root / "results" / "beta"
+    pb.mkdir()
+    pd.DataFrame({"rel_gap": [2e-12]}).to_csv(pb / "crosscheck.csv", index=False)
+    (root / "reports").mkdir()
+    (root / "reports" / "alpha.html").write_text("<html></html>")
+    (root / "reports" / "00_beta.html").write_text("<html></html>")
+    _png(root / "figures" / "alpha" / "fig 1.png")
+    _png(root / "figures" / "alpha" / "sub" / "fig2.png")
+    (root / "figures" / "alpha" / "fig1.pdf").write_bytes(b"%PDF")
+    _png(root / "figures" / "beta" / "b.png")
+    return root
+
+
+def test_summary_writes_the_index_and_every_link_resolves(tree):
+    md = pipeline.summary(tree)
+    index = tree / "reports" / "index.html"
+    page = index.read_text()
+    links = _check_links(page, index.parent)
+    hrefs = {v for _, a, v in links.links if a == "href"}
+    srcs = {v for _, a, v in links.links if a == "src"}
+    assert {"alpha.html", "00_beta.html", "../results/alpha/comparison.csv",
+            "../results/alpha/crosscheck.csv", "../results/beta/crosscheck.csv"} <= hrefs
+    # a thumbnail (240 px, linking to the full image) of every png, none of the pdf
+    pngs = {"../figures/alpha/fig%201.png", "../figures/alpha/sub/fig2.png",
+            "../figures/beta/b.png"}
+    assert srcs == pngs and pngs <= hrefs
+    assert page.count('width="240"') == 3 and "fig1.pdf" not in page
+    # grouped by paper: beta's figure comes after beta's heading, alpha's before it
+    assert page.index("alpha/sub/fig2.png") < page.index('id="beta"') < page.index("beta/b.png")
+    # the summary table carries the numbers of results/summary.md
+    assert md == (tree / "results" / "summary.md").read_text()
+    for row in (r for r in md.splitlines() if r.startswith("| alpha") or r.startswith("| beta")):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        tds = "".join(f"<td>{c}</td>" for c in cells[1:])
+        assert tds in page, row
+    assert "| alpha | 4 | 2 | 1 | 1 | 0 | 2 | 3.0e-07 |" in md
+    assert "data" not in {g for g in pipeline._index_groups(tree)}
+
+
+def test_index_of_the_repository_results_resolves():
+    # the committed results, figures and reports (read only: nothing is written)
+    page = pipeline.index_html(REPO)
+    _check_links(page, REPO / "reports")
+    for png in (REPO / "figures").rglob("*.png"):
+        assert png.relative_to(REPO / "figures").as_posix() in page
+
+
+def test_index_without_reports_or_figures(tmp_path):
+    root = tmp_path / "bare"
+    shutil.copytree(REPO / "results", root / "results",
+                    ignore=shutil.ignore_patterns("*.json", "*.md"))
+    (root / "params.yaml").write_text("profile: smoke\n")
+    pipeline.write_index(root)
+    _check_links((root / "reports" / "index.html").read_text(), root / "reports")
