@@ -69,3 +69,52 @@ def test_crosscheck_writer(tmp_path):
     assert rec["rel_gap"] == pytest.approx(1e-9)
     df = compare.write_crosscheck([rec], tmp_path / "c.csv")
     assert list(df.columns) == compare.CROSSCHECK_COLUMNS
+
+
+# --------------------------------------------------------------------------- crosscheck.csv
+def test_crosscheck_record_columns_and_rel_gap():
+    rec = compare.crosscheck_record("p", "s", "r", 10.0, -250.0, -200.0, 1e-7, 0.1, 0.2)
+    assert list(rec) == compare.CROSSCHECK_COLUMNS
+    assert rec["rel_gap"] == pytest.approx(50.0 / 200.0)  # relative to the reference value
+    assert compare.rel_gap(0.3, 0.1) == pytest.approx(0.2)  # max(1, |b|) below 1
+    assert isinstance(rec["n"], int) and rec["n"] == 10
+
+
+def test_write_crosscheck_writes_exactly_the_crosscheck_columns(tmp_path):
+    a = compare.crosscheck_record("p1", "s", "r", 10, 1.0, 1.0 + 1e-9, 1e-7, 0.1, 0.2)
+    b = compare.crosscheck_record("p2", "s", "r", 20, 123.456789012, 123.4567, 0.0, 1.5, 2.5)
+    b["prediction_disagreements"] = 3  # extra keys (crosscheck_details.csv) are left out
+    path = tmp_path / "results" / "crosscheck.csv"
+    df = compare.write_crosscheck([a, b], path)
+    assert list(df.columns) == compare.CROSSCHECK_COLUMNS
+    lines = path.read_text().splitlines()
+    assert lines[0] == ",".join(compare.CROSSCHECK_COLUMNS)
+    # one row per record, in order, floats with 6 significant digits
+    assert lines[2].split(",")[:6] == ["p2", "s", "r", "20", "123.457", "123.457"]
+    back = pd.read_csv(path)
+    assert back["problem"].tolist() == ["p1", "p2"]
+    assert back["rel_gap"].tolist() == pytest.approx([1e-9, 0.000089012 / 123.4567], rel=1e-5)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["crosscheck.csv"]
+
+
+def test_write_crosscheck_of_no_records_writes_the_header(tmp_path):
+    df = compare.write_crosscheck([], tmp_path / "c.csv")
+    assert df.empty
+    assert (tmp_path / "c.csv").read_text().strip() == ",".join(compare.CROSSCHECK_COLUMNS)
+
+
+def test_write_crosscheck_is_atomic(tmp_path, monkeypatch):
+    path = tmp_path / "crosscheck.csv"
+    path.write_text("previous run\n")
+
+    def fail(self, target, **kwargs):
+        with open(target, "w") as fh:
+            fh.write("problem,solver\nhalf")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", fail)
+    rec = compare.crosscheck_record("p", "s", "r", 10, 1.0, 1.0, 0.0, 0.1, 0.2)
+    with pytest.raises(OSError, match="disk full"):
+        compare.write_crosscheck([rec], path)
+    assert path.read_text() == "previous run\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["crosscheck.csv"]

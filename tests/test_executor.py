@@ -98,8 +98,9 @@ def test_repository_params_executor_is_not_a_result_parameter():
     for name, stage in stages.items():
         keys = [p if isinstance(p, str) else next(iter(p)) for p in stage.get("params", [])]
         assert not any(k.split(".")[0] == "executor" for k in keys), name
-    assert {"profile", "usmo"} <= set(stages["usmo"]["params"])
-    assert {"profile", "mcls"} <= set(stages["mcls"]["params"])
+    # params per key (python -m weaklabel.pipeline deps), the profile's sub-mapping included
+    assert {"profile", "usmo.lambdas", "usmo.${profile}"} <= set(stages["usmo"]["params"])
+    assert {"profile", "mcls.Cs", "mcls.${profile}"} <= set(stages["mcls"]["params"])
 
 
 def test_describe():
@@ -228,15 +229,14 @@ def test_usmo_tables_identical_on_loky_and_dask(cluster):
     from weaklabel.experiments import usmo
     from weaklabel.pipeline import load_params
 
-    P = load_params("usmo", "smoke", root=REPO)
-    kw = {"seed": P["seed"], "tau": P["tau"], "tau_tight": P["tau_tight"], "ablations": True,
-          "progress": False}
-    args = (P["datasets"], P["kernels"], P["lambdas"])  # the smoke grid
-    local = usmo.run_tables(*args, executor=LOKY, **kw)
-    dask = usmo.run_tables(*args, executor=cluster, **kw)
-    assert len(local[0]) == len(P["datasets"]) * 2 * len(P["lambdas"]) * len(usmo.METHODS) * 2
-    for a, b in zip(local, dask, strict=True):
-        _assert_same(a, b)
+    cfg = usmo.config(load_params("usmo", "smoke", root=REPO))  # the smoke grid
+    local = usmo.run(cfg, executor=LOKY, progress=False)
+    dask = usmo.run(cfg, executor=cluster, progress=False)
+    assert set(local) == set(dask) == {"scores", "crosscheck", "ablations"}
+    assert len(local["scores"]) == (len(cfg["datasets"]) * 2 * len(cfg["lambdas"])
+                                    * len(usmo.METHODS) * 2)
+    for key in local:
+        _assert_same(local[key], dask[key])
 
 
 def test_mcls_tables_identical_on_loky_and_dask(cluster):
@@ -244,8 +244,8 @@ def test_mcls_tables_identical_on_loky_and_dask(cluster):
     from weaklabel.pipeline import load_params
 
     cfg = mcls.config(load_params("mcls", "smoke", root=REPO))
-    local = mcls.run_tables(cfg, executor=LOKY, progress=False)
-    dask = mcls.run_tables(cfg, executor=cluster, progress=False)
+    local = mcls.run(cfg, executor=LOKY, progress=False)
+    dask = mcls.run(cfg, executor=cluster, progress=False)
     assert set(local) == set(dask) == {"t1", "main", "t4"}
     for key in local:
         _assert_same(local[key], dask[key])

@@ -1,4 +1,7 @@
-"""LS-SVC solver (weaklabel.solvers.lssvm) against a dense solve and the cvxpy reference."""
+"""LS-SVC solver (weaklabel.solvers.lssvm) against a dense solve and the cvxpy reference, and
+the MCLS label loop on it (weaklabel.solvers.mcls)."""
+
+import dataclasses
 
 import numpy as np
 import pytest
@@ -8,12 +11,11 @@ from weaklabel.reference.lssvm import lssvc_reference
 from weaklabel.solvers.lssvm import (
     KernelEigen,
     LSSVCFactor,
-    class_balance_bias,
     dense_solve,
     lssvc_objective,
-    mcls_loop,
     suykens_solve,
 )
+from weaklabel.solvers.mcls import MCLSResult, class_balance_bias, mcls_loop
 
 
 def _problem(n=60, d=3, seed=0, sigma=1.0):
@@ -148,6 +150,11 @@ def test_mcls_loop_reuse_equals_dense_resolve():
     assert np.array_equal(fast.labels, slow.labels) and np.array_equal(fast.labels, eig.labels)
     assert _rel(fast.alpha, slow.alpha) <= 1e-8 and abs(fast.bias - slow.bias) <= 1e-8
     assert fast.stop_reason in ("converged", "cycle")
+    assert isinstance(fast, MCLSResult) and dataclasses.is_dataclass(fast)
+    assert [f.name for f in dataclasses.fields(MCLSResult)] == [
+        "alpha", "bias", "labels", "n_iter", "converged", "stop_reason", "n_changes"]
+    assert fast.converged == (fast.stop_reason == "converged")
+    assert repr(fast).startswith("MCLSResult(n=120, ")
 
 
 def test_bad_input():

@@ -1,4 +1,5 @@
-"""MCLS and its baselines (weaklabel.models.mcls) and the MCLS protocol helpers."""
+"""MCLS and its baselines (weaklabel.models.mcls), their initial labels
+(weaklabel.models._mcls_labels) and the MCLS protocol (weaklabel.experiments.mcls)."""
 
 import warnings
 
@@ -6,15 +7,18 @@ import numpy as np
 import pytest
 
 from weaklabel.experiments import mcls as E
+from weaklabel.models._mcls_labels import ilu_labels, nb_labels
 from weaklabel.models.mcls import (
     ILUISVM,
     MCLS,
     NBBSVM,
     PNB,
     GaussianNBPU,
-    ilu_labels,
-    nb_labels,
 )
+
+#: run the grid in this process (joblib runs n_jobs=1 sequentially), so that the test sees
+#: what a task does to the process (e.g. to the warning filters)
+IN_PROCESS = {"backend": "loky", "n_jobs": 1}
 
 
 @pytest.fixture(scope="module")
@@ -147,18 +151,34 @@ def test_iteration_cap_warns(toy):
         assert any(issubclass(x.category, ConvergenceWarning) for x in w)
 
 
+def test_config_rejects_unknown_settings():
+    assert E.config({"n_reps": 2, "profile": "smoke"})["n_reps"] == 2
+    with pytest.raises(ValueError, match="unknown MCLS settings \\['n_jobs'\\]"):
+        E.config({"n_reps": 1, "n_jobs": 1})
+
+
 def test_protocol_one_repetition(monkeypatch):
     monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", "/work/shared/datasets")
     cfg = E.config({"datasets": ["thyroid"], "n_reps": 1, "l_pcts": [20],
-                    "r_offsets": [0.0, 0.05], "sigma_mults": [1.0], "Cs": [1.0],
-                    "n_jobs": 1})
-    raw = E.run_tables(cfg, progress=False)
-    t1 = E.table1(raw)
+                    "r_offsets": [0.0, 0.05], "sigma_mults": [1.0], "Cs": [1.0]})
+    filters = list(warnings.filters)
+    raw = E.run(cfg, executor=IN_PROCESS, progress=False)
+    assert warnings.filters == filters  # the task's warning filter is scoped
+    tabs = E.tables(raw)
+    assert list(tabs) == ["table1", "table2", "table3", "table4"]
+    t1 = tabs["table1"]
     assert t1.loc[0, "N"] == 215 and t1.loc[0, "TR"] == 143 and t1.loc[0, "TS"] == 72
     rep = E.reproduced_cells(raw, cfg["tolerances"])
     pub = E.published_frame()
     keys = set(zip(pub.artifact, pub.row, pub.column, strict=True))
     assert set(zip(rep.artifact, rep.row, rep.column, strict=True)) <= keys
     assert {"r", "r+0.05"} <= set(rep[rep.artifact == "Table 4"].column)
-    comp = E.comparison(raw, cfg["tolerances"], path=None)
+    comp = E.comparison(raw, cfg["tolerances"])
     assert len(comp) == len(pub)
+    claims = E.claims(raw)
+    assert claims["cells"] == 1 and claims["t3_cells"] == 1  # thyroid at L = 20 %
+    figs = E.figures(raw, pub=pub)
+    assert list(figs) == ["table4_r_sweep"]
+    import matplotlib.pyplot as plt
+
+    plt.close("all")

@@ -1,9 +1,11 @@
 """Source notebooks are committed without outputs; each has a `parameters` cell with `profile`."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from weaklabel.pipeline import clean_notebook, load_params
 
@@ -11,8 +13,15 @@ REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 
 
-def test_there_are_notebooks():
-    assert NOTEBOOKS, "no notebooks found"
+def test_one_notebook_per_run_stage():
+    """Every ``pipeline run NAME`` stage of dvc.yaml has ``notebooks/NAME.ipynb`` and every
+    notebook is run by exactly one stage."""
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    run = [m.group(1) for s in stages.values()
+           for m in [re.search(r"weaklabel\.pipeline run (\S+)", s.get("cmd", ""))] if m]
+    assert len(run) == len(set(run)), f"a notebook is run by two stages: {sorted(run)}"
+    assert {"00_solvers", "usmo", "mcls"} <= set(run)
+    assert {p.stem for p in NOTEBOOKS} == set(run)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

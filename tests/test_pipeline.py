@@ -50,10 +50,22 @@ def test_dvc_repro_smoke(tmp_path):
     assert not diffs, "two smoke runs differ:\n" + format_differences(diffs, limit=20)
 
 
-def test_environment_line_names_the_versions_that_move_numbers():
+def test_environment_line_names_the_versions_that_move_numbers(monkeypatch):
+    import importlib.metadata as md
+    import platform
+
     from weaklabel.pipeline import VERSIONED, environment_line
 
-    line = environment_line()
-    assert line.startswith("Python ")
-    for name in VERSIONED:
-        assert f"{name} " in line
+    real = md.version
+    assert environment_line().split(", ") == (
+        [f"Python {platform.python_version()}"] + [f"{n} {real(n)}" for n in VERSIONED])
+
+    def version(name):  # scipy is missing
+        if name == "scipy":
+            raise md.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(md, "version", version)
+    parts = environment_line().split(", ")
+    assert parts[1 + VERSIONED.index("scipy")] == "scipy NOT INSTALLED"
+    assert parts[1 + VERSIONED.index("numpy")] == f"numpy {real('numpy')}"

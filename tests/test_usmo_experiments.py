@@ -1,21 +1,29 @@
-"""Metric, scoring and baseline pieces of the USMO protocol (no solver timing here)."""
+"""The USMO protocol's pieces: metrics, scorings, baselines, and the comparison, claims and
+metrics that the notebook writes (no solver timing here)."""
 
-import sys
+import json
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from weaklabel.compare import COLUMNS
 from weaklabel.data import pu_split
+from weaklabel.experiments import usmo as ex
 from weaklabel.experiments.usmo import (
     SMALL_SETS,
     f1_majority,
     f1_positive,
     load_small,
-    measure_fit,
-    measure_warm_fit,
     score,
 )
-from weaklabel.models import RampPU
+from weaklabel.models.usmo import RampPU
+from weaklabel.pipeline import load_params
+from weaklabel.published import load as load_published
+
+REPO = Path(__file__).resolve().parents[1]
+RESULTS = REPO / "results" / "usmo"
 
 
 def test_f1_majority_is_performance_m():
@@ -88,37 +96,208 @@ def test_ramp_cccp_decreases_objective_and_classifies(rng, kernel):
     assert m.decision_function(Xu).shape == (len(Xu),)
 
 
-
-class _SmallChunks:
-    """A fit that allocates 40 MB in 40 kB arrays (below malloc's mmap threshold)."""
-
-    def fit(self, X, s):
-        self.parts_ = [np.ones(5000) for _ in range(1000)]
-        return self
+# --------------------------------------------------------------------------- config
+def test_config_defaults_are_the_default_profile():
+    cfg = ex.config(load_params("usmo", "default", root=REPO))
+    assert {k: v for k, v in cfg.items() if k != "profile"} == ex.DEFAULTS
+    assert ex.config() == ex.DEFAULTS
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident-set reading")
-def test_measure_fit_counts_memory_that_reuses_freed_heap_pages():
-    # pages freed before the fit (as after loading a dataset) must not hide the fit's peak
-    # 80 MB of small arrays, then a live one above them (so that malloc cannot trim the
-    # heap's top by itself), then the 80 MB are freed: their pages stay resident
-    junk = [np.ones(5000) for _ in range(2000)]
-    pin = np.ones(5000)
-    del junk
-    _, peak_mb = measure_fit(_SmallChunks(), None, None)
-    assert peak_mb >= 30  # without returning free pages to the OS this reads about 0
-    assert pin.sum() == 5000
+def test_config_profile_overrides_and_unknown_keys():
+    smoke = ex.config(load_params("usmo", "smoke", root=REPO))
+    assert smoke["profile"] == "smoke" and smoke["datasets"] == ["Heart", "House"]
+    assert smoke["tolerance_cell"] == ex.DEFAULTS["tolerance_cell"]
+    cfg = ex.config({"seeds": 1})
+    cfg["lambdas"].append(1.0)  # a copy: the defaults are not shared
+    assert ex.DEFAULTS["lambdas"] == list(ex.LAMBDAS) and cfg["seeds"] == 1
+    with pytest.raises(ValueError, match=r"unknown usmo parameter\(s\) \['sedes'\]"):
+        ex.config({"sedes": 3})
 
 
-def test_measure_warm_fit_warms_up_on_a_small_subset():
-    seen = []
+# --------------------------------------------------------------------------- comparison
+def _scores_from(cells: pd.DataFrame, shift: float = 0.0) -> pd.DataFrame:
+    """A scores frame (as :func:`run_tables` returns) whose majority-class F1 on every
+    dataset cell of Tables III-IV is the published value plus ``shift``, in both scorings."""
+    rows = []
+    for _, c in cells.iterrows():
+        method, lam = c["column"].split(", λ=")
+        for scoring in ex.SCORINGS:
+            rows.append({"table": c["artifact"], "dataset": c["row"],
+                         "kernel": "linear" if c["artifact"] == "Table III" else "gaussian",
+                         "lam": float(lam), "method": method, "scoring": scoring, "seed": 0,
+                         "f1_majority": c["value"] + shift, "f1_positive": 0.0})
+    return pd.DataFrame(rows)
 
-    class Rec:
-        def fit(self, X, s):
-            seen.append(len(s))
-            return self
 
-    X = np.zeros((500, 2))
-    s = np.r_[np.ones(100), np.zeros(400)]
-    est, seconds, _, warm = measure_warm_fit(Rec, X, s)
-    assert seen == [60, 500] and isinstance(est, Rec) and seconds >= 0 and warm >= 0
+@pytest.fixture(scope="module")
+def published_tables():
+    pub = load_published("usmo")
+    return pub[pub["artifact"].isin(["Table III", "Table IV"])]
+
+
+def test_comparison_rows_tolerances_and_constant_cells(published_tables):
+    cells = published_tables[(published_tables["row"] != "Avg.")
+                             & published_tables["value"].notna()]
+    cfg = ex.config({"tolerance_cell": 4.0, "tolerance_avg": 2.5})
+    comp = ex.comparison(_scores_from(cells), cfg)
+    assert list(comp.columns) == COLUMNS
+    assert set(comp["artifact"]) == {f"Table {t} ({s} scoring)" for t in ("III", "IV")
+                                     for s in ("correct", "demo2")}
+    assert len(comp) == 2 * len(published_tables)  # every published cell, once per scoring
+    avg = comp["row"] == "Avg."
+    assert avg.any() and (comp.loc[avg, "tolerance"] == 2.5).all()
+    assert (comp.loc[~avg, "tolerance"] == 4.0).all()
+    ours = ~avg & comp["published"].notna()
+    assert (comp.loc[ours, "verdict"] == "match").all()
+    # the note marks exactly the declared cells of [6], [7] and USMO, in both scorings
+    expected = {(f"{t} ({s} scoring)", r, f"{m}, λ={lam}")
+                for (t, lam), rows in ex.CONSTANT_CELLS.items() for r in rows
+                for m in ex.CONSTANT_METHODS for s in ex.SCORINGS}
+    const = comp[comp["note"] == ex.CONSTANT_NOTE]
+    assert set(zip(const["artifact"], const["row"], const["column"])) == expected
+    assert len(ex.constant_cells(comp)) == len(expected)
+    assert (comp.loc[comp["note"] != ex.CONSTANT_NOTE, "note"] == "").all()
+
+
+def test_comparison_verdicts_follow_the_declared_cell_tolerance(published_tables):
+    cells = published_tables[(published_tables["row"] != "Avg.")
+                             & published_tables["value"].notna()]
+    for shift, cell_tol, verdict in ((2.0, 3.0, "within_tolerance"), (2.0, 1.5, "differs")):
+        comp = ex.comparison(_scores_from(cells, shift), ex.config({"tolerance_cell": cell_tol}))
+        got = comp.loc[(comp["row"] != "Avg.") & comp["published"].notna(), "verdict"]
+        assert set(got) == {verdict}
+
+
+def test_is_constant_cell():
+    def row(artifact, r, column):
+        return {"artifact": artifact, "row": r, "column": column}
+
+    assert ex.is_constant_cell(row("Table IV (demo2 scoring)", "Krvskp", "[7], λ=0.1"))
+    assert ex.is_constant_cell(row("Table III (correct scoring)", "Spectf", "USMO, λ=0.1"))
+    assert not ex.is_constant_cell(row("Table III (correct scoring)", "Spectf", "Init*, λ=0.1"))
+    assert not ex.is_constant_cell(row("Table III (correct scoring)", "Krvskp", "USMO, λ=0.1"))
+    assert not ex.is_constant_cell(row("Table III (correct scoring)", "Spectf", "USMO, λ=0.01"))
+
+
+def _comp(rows):
+    out = pd.DataFrame(rows, columns=["artifact", "row", "column", "delta", "verdict"])
+    out["note"] = ""
+    return out
+
+
+def test_scoring_summary_and_means():
+    a, b = "Table III (correct scoring)", "Table III (demo2 scoring)"
+    comp = _comp([
+        (a, "Heart", "USMO, λ=0.1", 1.0, "within_tolerance"),
+        (a, "House", "USMO, λ=0.1", -3.0, "match"),
+        (a, "Heart", "[7], λ=0.1", 8.0, "differs"),
+        (a, "Avg.", "USMO, λ=0.1", 50.0, "differs"),  # not a dataset cell: left out
+        (b, "Heart", "USMO, λ=0.1", 0.5, "match"),
+    ])
+    s = ex.scoring_summary(comp).set_index(["artifact", "method"])
+    assert list(s.columns) == ["cells", "mean |delta|", "exact (0.1)", "within tolerance"]
+    assert s.loc[(a, "USMO")].tolist() == [2, 2.0, 1, 2]
+    assert s.loc[(a, "[7]")].tolist() == [1, 8.0, 0, 0]
+    assert s.loc[(a, "Init*"), "cells"] == 0 and np.isnan(s.loc[(a, "Init*"), "mean |delta|"])
+    means = ex.scoring_means(ex.scoring_summary(comp))
+    assert means.loc["correct", "mean_abs_delta"] == pytest.approx((1 + 3 + 8) / 3)
+    assert means.loc["correct", "exact"] == 1 and means.loc["correct", "cells"] == 3
+    assert means.loc["demo2", "mean_abs_delta"] == pytest.approx(0.5)
+
+
+def test_seed_table_uses_the_correct_scoring():
+    seeds = pd.DataFrame({
+        "table": "Table III", "dataset": "Heart", "lam": 0.1, "method": "USMO",
+        "scoring": ["correct", "correct", "correct", "demo2"], "seed": [0, 1, 1, 0],
+        "f1_majority": [60.0, 70.0, 80.0, 0.0], "f1_positive": [10.0, 20.0, 30.0, 0.0]})
+    t = ex.seed_table(seeds)
+    assert len(t) == 1
+    r = t.iloc[0]
+    assert (r.f1_majority_mean, r.f1_positive_mean, r.splits) == (70.0, 20.0, 2)
+    assert r.f1_majority_std == pytest.approx(10.0)
+
+
+def test_ablation_summary_counts_gaps_over_1e4():
+    ab = pd.DataFrame({"stopping": ["paper"] * 3 + ["complete"], "init": "ocsvm",
+                       "rel_gap": [1e-3, 2e-4, 1e-9, 1e-8], "kkt_violation": [0.5, 0.1, 0.0, 0.0],
+                       "passes": [4, 6, 8, 10], "seconds": [1.0, 2.0, 3.0, 4.0]})
+    s = ex.ablation_summary(ab)
+    pap = s.loc[("paper", "ocsvm")]
+    assert (pap.problems, pap.gap_over_1e4, pap.worst_kkt, pap.mean_passes) == (3, 2, 0.5, 6.0)
+    assert pap.worst_rel_gap == 1e-3 and s.loc[("complete", "ocsvm")].gap_over_1e4 == 0
+
+
+def _crosscheck(tau, problem, rel_gap, dis, width=0.0, middle=0.0):
+    return {"problem": problem, "tau": tau, "rel_gap": rel_gap, "n": 100,
+            "prediction_disagreements": dis, "max_abs_f_at_disagreements": 1e-7 * dis,
+            "beta_interval_width": width, "betas_in_interval": width > 0,
+            "frac_sigma_middle": middle, "disagreements_common_bias": 0}
+
+
+def test_claims_and_metrics():
+    cfg = ex.config()
+    cc = pd.DataFrame([_crosscheck(2e-3, "a", 1e-5, 0), _crosscheck(2e-3, "b", 3e-6, 2),
+                       _crosscheck(1e-6, "a", 1e-9, 0), _crosscheck(1e-6, "b", 2e-9, 3),
+                       _crosscheck(1e-6, "c", 4e-9, 5, width=0.4, middle=1.0)])
+    comp = _comp([("Table IV (correct scoring)", "Heart", "USMO, λ=0.1", 0.0, "match"),
+                  ("Table IV (demo2 scoring)", "Heart", "USMO, λ=0.1", 2.0, "differs"),
+                  ("Table IV (demo2 scoring)", "Spectf", "[7], λ=0.1", 0.0, "match")])
+    comp["reproduced"] = 1.0
+    comp.loc[2, "note"] = comp.loc[1, "note"] = ex.CONSTANT_NOTE
+    seeds = pd.DataFrame({"method": ["USMO", "USMO", "Init*"],
+                          "f1_majority_mean": [70.0, 80.0, 50.0],
+                          "f1_positive_mean": [60.0, 40.0, 10.0]})
+    ab = pd.DataFrame({"stopping": ["paper", "paper"], "init": "ocsvm", "rel_gap": [1e-3, 1e-6],
+                       "kkt_violation": 0.0, "passes": 1, "seconds": 0.0})
+    cl = ex.claims(cc, comp, seeds, ab, cfg)
+    m = ex.metrics(cl)
+    assert tuple(m) == ex.METRICS
+    assert m == {
+        "worst_rel_gap_default_tau": 1e-5, "worst_rel_gap_tight_tau": 4e-9,
+        "disagreements_tight_tau": 8, "problems_with_disagreements_tight_tau": 2,
+        "constant_cells_matched": 1, "constant_cells": 2,
+        "mean_abs_delta_correct": 0.0, "mean_abs_delta_demo2": 1.0,
+        "seed_avg_f1_majority": {"Init*": 50.0, "USMO": 75.0},
+        "seed_avg_f1_positive": {"Init*": 10.0, "USMO": 50.0},
+        "paper_rule_problems_gap_over_1e-4": 1}
+    assert cl["disagreement_problems"] == ["b", "c"] and cl["problems_tight_tau"] == 3
+    assert cl["max_abs_f_at_disagreements"] == pytest.approx(5e-7)
+    assert cl["flat_bias_problems"] == ["c"] and cl["flat_bias_all_middle"]
+    assert cl["flat_bias_max_width"] == 0.4 and cl["flat_bias_betas_in_interval"]
+    assert cl["demo2_closer"] is False
+    json.dumps(m)  # plain values
+
+
+# --------------------------------------------------------------------------- committed results
+def _committed(name):
+    path = RESULTS / name
+    if not path.is_file():  # pragma: no cover - results are committed
+        pytest.skip(f"{path} is not there")
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
+def test_comparison_from_the_committed_scores_is_the_committed_comparison():
+    scores = _committed("scores_fixed_split.csv")
+    committed = _committed("comparison.csv")
+    comp = ex.comparison(scores, ex.config(load_params("usmo", "default", root=REPO)))
+    assert len(comp) == len(committed)
+    for col in ("paper", "artifact", "row", "column", "verdict"):
+        assert comp[col].tolist() == committed[col].tolist(), col
+    assert comp["note"].tolist() == committed["note"].fillna("").tolist()
+    for col in ("published", "tolerance", "reproduced", "delta"):
+        np.testing.assert_allclose(comp[col], committed[col], rtol=1e-5, atol=1e-4,
+                                   err_msg=col)
+
+
+def test_metrics_from_the_committed_tables_are_the_committed_metrics():
+    cfg = ex.config(load_params("usmo", "default", root=REPO))
+    cl = ex.claims(_committed("crosscheck_details.csv"), _committed("comparison.csv"),
+                   _committed("table_seeds_mean_std.csv"), _committed("ablations.csv"), cfg)
+    got = ex.metrics(cl)
+    want = json.loads((RESULTS / "metrics.json").read_text())
+    assert got.keys() == want.keys()
+    for k, v in want.items():
+        if isinstance(v, dict):
+            assert got[k] == pytest.approx(v, rel=1e-3), k
+        else:
+            assert got[k] == pytest.approx(v, rel=1e-4), k

@@ -54,14 +54,14 @@ def check_against_reference(Xp, Xu, k, lam, pi, init, tau=TAU):
     assert res.converged
     assert rel_gap(res.dual_objective, ref.objective) <= GAP
     # feasibility of the final point
-    assert abs(res.sigma.sum() - res.c1 * p) <= 1e-9 * max(1.0, res.c1 * p)
-    assert res.sigma.min() >= 0.0 and res.sigma.max() <= res.c2
-    np.testing.assert_allclose(res.delta, 2 * np.minimum(res.sigma, res.c2 - res.sigma))
+    assert abs(res.dual.sum() - res.c1 * p) <= 1e-9 * max(1.0, res.c1 * p)
+    assert res.dual.min() >= 0.0 and res.dual.max() <= res.c2
+    np.testing.assert_allclose(res.delta, 2 * np.minimum(res.dual, res.c2 - res.dual))
     assert res.kkt_violation <= tau
     # the cached outputs are exact, and the reported objective is the value of (6)
     Kuu, Kup1 = gram(Xu, kernel=k), gram(Xu, Xp, kernel=k).sum(axis=1)
-    np.testing.assert_allclose(res.F, res.c1 * Kup1 - Kuu @ res.sigma, atol=1e-8 * max(1, res.c2))
-    assert rel_gap(res.dual_objective, dual_objective(res.sigma, Kuu, Kup1, res.c1, res.c2)) \
+    np.testing.assert_allclose(res.F, res.c1 * Kup1 - Kuu @ res.dual, atol=1e-8 * max(1, res.c2))
+    assert rel_gap(res.dual_objective, dual_objective(res.dual, Kuu, Kup1, res.c1, res.c2)) \
         <= 1e-10
     return res, ref
 
@@ -117,11 +117,11 @@ def test_extreme_priors_and_explicit_start():
     for pi in (0.02, 0.98):
         check_against_reference(Xp, Xu, k, 1e-2, pi, "ocsvm")
     c1p, n = 0.5 / (2 * 1e-2), Xu.shape[0]
-    sigma0 = np.zeros(n)
-    sigma0[:25] = c1p / 25  # feasible: c1 p / 25 <= c2 = 1 / (2 lam n)
-    res = usmo(Xp, Xu, k, 1e-2, 0.5, tau=TAU, sigma0=sigma0)
+    dual0 = np.zeros(n)
+    dual0[:25] = c1p / 25  # feasible: c1 p / 25 <= c2 = 1 / (2 lam n)
+    res = usmo(Xp, Xu, k, 1e-2, 0.5, tau=TAU, dual0=dual0)
     ref = usmo_dual_reference(Xp, Xu, k, 1e-2, 0.5)
-    np.testing.assert_array_equal(res.init_sigma, sigma0)
+    np.testing.assert_array_equal(res.init_dual, dual0)
     assert rel_gap(res.dual_objective, ref.objective) <= GAP
 
 
@@ -135,7 +135,7 @@ def test_strong_duality_with_primal(kernel, lam):
     p = Xp.shape[0]
     K = gram(np.vstack([Xp, Xu]), kernel=k)
     const = 0.5 * res.c1 ** 2 * K[:p, :p].sum()
-    alpha = np.r_[np.full(p, res.alpha_p), -res.sigma]  # Eq. (7)
+    alpha = np.r_[np.full(p, res.alpha_p), -res.dual]  # Eq. (7)
     assert abs(alpha.sum()) <= 1e-9 * max(1.0, res.c1 * p)
     primal_at_usmo = usmo_primal_objective(K, p, res.c1, res.c2, alpha, res.beta)
     expected = -res.dual_objective - const
@@ -158,26 +158,26 @@ def test_reference_bias_sign_matches_eq16():
     assert ref.beta == pytest.approx(res.beta, abs=1e-4)
     assert ref.beta == pytest.approx(-ref.y_eq)
     # reference KKT check on the interior-point solution
-    assert usmo_kkt_violation(ref.sigma, ref.F, ref.c2, bound_tol=1e-5) <= 1e-4
+    assert usmo_kkt_violation(ref.dual, ref.F, ref.c2, bound_tol=1e-5) <= 1e-4
 
 
 def test_non_unique_bias_interval_when_every_sample_is_at_a_bound():
     # K ~ I (narrow Gaussian) and pi = 1/2: every unlabelled output lies inside (-1, 1), every
-    # sigma_u = c2/2, and the primal (5) is flat in beta over the KKT interval (the situation
+    # dual_u = c2/2, and the primal (5) is flat in beta over the KKT interval (the situation
     # of Isolet with the Gaussian kernel in Table IV).
     rng = np.random.default_rng(3)
     Xp, Xu = rng.normal(size=(6, 5)), rng.normal(size=(30, 5))
     k = make_kernel("gaussian", sigma=0.05)
     res = usmo(Xp, Xu, k, 1e-2, 0.5, tau=1e-8)
     ref = usmo_dual_reference(Xp, Xu, k, 1e-2, 0.5)
-    np.testing.assert_allclose(res.sigma, res.c2 / 2)
-    lo, hi = bias_interval(res.sigma, res.F, res.c2)
+    np.testing.assert_allclose(res.dual, res.c2 / 2)
+    lo, hi = bias_interval(res.dual, res.F, res.c2)
     assert hi - lo > 0.5
     assert res.beta == pytest.approx(0.5 * (lo + hi))       # USMO: the midpoint
     assert lo - 1e-6 <= ref.beta <= hi + 1e-6               # Clarabel: somewhere inside
     p = Xp.shape[0]
     K = gram(np.vstack([Xp, Xu]), kernel=k)
-    alpha = np.r_[np.full(p, res.alpha_p), -res.sigma]
+    alpha = np.r_[np.full(p, res.alpha_p), -res.dual]
     vals = [usmo_primal_objective(K, p, res.c1, res.c2, alpha, b) for b in (lo, res.beta, hi)]
     assert max(vals) - min(vals) <= 1e-9 * max(1.0, abs(vals[0]))
     outside = usmo_primal_objective(K, p, res.c1, res.c2, alpha, hi + 0.1)
@@ -188,7 +188,7 @@ def test_bias_interval_is_a_point_with_non_bound_samples():
     Xp, Xu = pu_problem(12, p=10, n=40)
     res = usmo(Xp, Xu, kern("gaussian"), 1e-2, 0.4, tau=1e-8)
     assert res.n_nonbound > 0
-    lo, hi = bias_interval(res.sigma, res.F, res.c2, tol=1e-6)
+    lo, hi = bias_interval(res.dual, res.F, res.c2, tol=1e-6)
     assert abs(hi - lo) <= 1e-5 and lo - 1e-5 <= res.beta <= hi + 1e-5
 
 
@@ -198,14 +198,14 @@ def test_decision_function_and_init_classifier():
     for name in ("linear", "gaussian"):
         k = kern(name)
         res = usmo(Xp, Xu, k, 1e-2, 0.4)
-        dense = (res.c1 * gram(X, Xp, kernel=k).sum(axis=1) - gram(X, Xu, kernel=k) @ res.sigma
+        dense = (res.c1 * gram(X, Xp, kernel=k).sum(axis=1) - gram(X, Xu, kernel=k) @ res.dual
                  + res.beta)
         np.testing.assert_allclose(usmo_decision_function(res, Xp, Xu, X, k), dense, atol=1e-9)
         np.testing.assert_allclose(usmo_decision_function(res, Xp, Xu, Xu, k), res.F + res.beta,
                                    atol=1e-8)
         init = usmo_decision_function(res, Xp, Xu, X, k, init=True)
         dense0 = (res.c1 * gram(X, Xp, kernel=k).sum(axis=1)
-                  - gram(X, Xu, kernel=k) @ res.init_sigma + res.init_beta)
+                  - gram(X, Xu, kernel=k) @ res.init_dual + res.init_beta)
         np.testing.assert_allclose(init, dense0, atol=1e-9)
 
 
@@ -218,17 +218,17 @@ def test_initial_points_exactly_feasible(n, pi):
     for init in ("ocsvm", "trivial"):
         res = usmo(Xp, Xu, kern("gaussian"), lam, pi, init=init, max_passes=0)
         c1p = pi / (2 * lam)
-        s = res.init_sigma
+        s = res.init_dual
         assert abs(s.sum() - c1p) <= 1e-12 * max(1.0, c1p)
         assert s.min() >= 0.0 and s.max() <= res.c2
-        assert res.passes == 0 and np.array_equal(res.sigma, s)
+        assert res.passes == 0 and np.array_equal(res.dual, s)
         assert np.isfinite(res.init_beta) and res.init_beta == res.beta
 
 
 def test_ocsvm_init_has_the_five_groups():
     Xp, Xu = pu_problem(15, p=20, n=300)
     res = usmo(Xp, Xu, kern("gaussian"), 1e-2, 0.4, max_passes=0)
-    s, c2 = res.init_sigma, res.c2
+    s, c2 = res.init_dual, res.c2
     assert np.any(s == 0) and np.any(s == c2) and np.any(s == c2 / 2)
     assert np.any((s > 0) & (s < c2 / 2)) and np.any((s > c2 / 2) & (s < c2))
 
@@ -364,8 +364,8 @@ def test_take_step_matches_brute_force_on_the_segment():
         ({"init": "zeros"}, "init"),
         ({"cache_mb": 0.0}, "cache_mb"),
         ({"max_passes": -1}, "max_passes"),
-        ({"sigma0": np.ones(3)}, "sigma0"),
-        ({"sigma0": np.full(10, 1e9)}, "sigma0"),
+        ({"dual0": np.ones(3)}, "dual0"),
+        ({"dual0": np.full(10, 1e9)}, "dual0"),
         ({"kernel": "cubic"}, "kernel"),
     ],
 )
@@ -383,4 +383,4 @@ def test_max_passes_warns_convergence_warning():
         res = usmo(Xp, Xu, kern("gaussian"), 1e-3, 0.4, tau=1e-8, max_passes=1)
     assert not res.converged and res.passes == 1
     assert res.kkt_violation > 1e-8
-    assert abs(res.sigma.sum() - res.c1 * Xp.shape[0]) <= 1e-9 * max(1, res.c1 * Xp.shape[0])
+    assert abs(res.dual.sum() - res.c1 * Xp.shape[0]) <= 1e-9 * max(1, res.c1 * Xp.shape[0])

@@ -27,9 +27,11 @@ import pandas as pd
 
 from weaklabel.experiments.mcls import load_dataset, standardize
 from weaklabel.kernels import gram
-from weaklabel.models.mcls import ilu_labels
+from weaklabel.measure import best_of
+from weaklabel.models._mcls_labels import ilu_labels
 from weaklabel.reference.lssvm import lssvc_reference
-from weaklabel.solvers.lssvm import LSSVCFactor, dense_solve, mcls_loop
+from weaklabel.solvers.lssvm import LSSVCFactor, dense_solve
+from weaklabel.solvers.mcls import mcls_loop
 
 SIZES = [int(v) for v in os.environ.get("BENCH_SIZES", "500,1000,2000,5000").split(",")]
 CVXPY_MAX = int(os.environ.get("BENCH_CVXPY_MAX", "5000"))
@@ -48,15 +50,6 @@ class DenseEveryIteration:
 
     def scores(self, y, a, b):
         return self.K @ a
-
-
-def best_of(fn, repeat=3):
-    ts = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        ts.append(time.perf_counter() - t0)
-    return min(ts), out
 
 
 def main() -> int:

@@ -6,8 +6,8 @@ both SMO solvers (LIBSVM's default). LIBSVM is scikit-learn's ``SVC`` computing 
 kernel rows (``cache_size=200`` MB, as our row cache), with and without shrinking; the
 reference is cvxpy + Clarabel on the dense dual (only up to ``--qp-max`` rows).
 
-Each timing is the best of three fits in one process, after a warm-up fit (loading numba's
-compiled code). Ratios are ``other / ours`` measured in the same run.
+Each timing is the best of three fits in one process (``weaklabel.measure.best_of``), after a
+warm-up fit (loading numba's compiled code). Ratios are ``other / ours`` measured in the same run.
 
 Usage: ``WEAKLABEL_DATA_MIRROR=../shared/datasets python benchmarks/smo/bench_smo.py``;
 writes ``results.csv`` and ``results.md`` next to this file.
@@ -27,19 +27,11 @@ from sklearn.svm import SVC
 
 from weaklabel.experiments.usmo import large_pool
 from weaklabel.kernels import gram, make_kernel
+from weaklabel.measure import best_of
 from weaklabel.reference import svm_dual_qp
 from weaklabel.solvers.smo import svc_dual
 
 HERE = Path(__file__).resolve().parent
-
-
-def best_of(fn, repeat=3):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv=None) -> int:

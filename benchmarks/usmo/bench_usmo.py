@@ -13,7 +13,7 @@ Each fit runs in a fresh process, sequentially (no other fit competes for the co
 warm-up fit of the same method on 60 rows in that process (reported as ``warmup_seconds``:
 loading numba's compiled code, cvxpy's first call); its peak memory is the resident-set
 high-water mark above the process's resident set before the fit, taken after free heap pages
-were returned to the OS (``weaklabel.experiments.usmo.measure_warm_fit``).
+were returned to the OS (``weaklabel.measure.measure_warm_fit``).
 
 Usage: ``python benchmarks/usmo/bench_usmo.py [--quick]``; writes ``results.csv`` and
 ``results.md`` next to this file.
@@ -38,8 +38,9 @@ HERE = Path(__file__).resolve().parent
 def _one(method, kernel, n, seed=0, source="adult"):
     from sklearn.svm import SVC
 
-    from weaklabel.experiments.usmo import large_pool, measure_warm_fit
-    from weaklabel.models import DoubleHingePU
+    from weaklabel.experiments.usmo import large_pool
+    from weaklabel.measure import measure_warm_fit
+    from weaklabel.models.usmo import DoubleHingePU
 
     rng = np.random.default_rng(seed)
     if source == "adult":

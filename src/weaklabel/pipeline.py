@@ -12,6 +12,9 @@
   executed notebook and each paper's comparison and crosscheck, and a thumbnail of every
   figure.
 - ``params``: :func:`load_params` reads one paper's section for the active profile.
+- ``deps [--check | --write]``: each stage's ``weaklabel`` modules and ``params.yaml`` keys,
+  computed from its imports, checked against or written into ``dvc.yaml``
+  (:mod:`weaklabel._deps`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ from ._io import atomic_path, write_text
 from .reproducibility import apply_thread_env
 
 PROFILES = ("smoke", "default", "large")
+#: subcommands that maintain ``dvc.yaml`` and that no stage runs: loaded by module name, so
+#: that they are not among the modules a stage imports (its dependencies in ``dvc.yaml``)
+TOOLS = {"deps": "weaklabel._deps"}
 README_BEGIN = "<!-- summary:begin -->"
 README_END = "<!-- summary:end -->"
 
@@ -143,7 +149,8 @@ VERSIONED = ("numpy", "scipy", "scikit-learn", "numba", "cvxpy", "clarabel", "pa
 def environment_line() -> str:
     """``Python 3.11.7, numpy 2.4.6, ...``: what produced the results (a fresh install picks
     the newest releases that ``pyproject.toml`` allows, and a degenerate problem can flip
-    with a solver release)."""
+    with a solver release). A package of :data:`VERSIONED` that is not installed is written
+    ``NAME NOT INSTALLED``, never with a version."""
     import platform
     from importlib.metadata import PackageNotFoundError, version
 
@@ -151,8 +158,8 @@ def environment_line() -> str:
     for name in VERSIONED:
         try:
             parts.append(f"{name} {version(name)}")
-        except PackageNotFoundError:  # pragma: no cover - all are dependencies
-            parts.append(f"{name} (not installed)")
+        except PackageNotFoundError:
+            parts.append(f"{name} NOT INSTALLED")
     return ", ".join(parts)
 
 
@@ -347,6 +354,11 @@ def write_index(root: str | Path | None = None, rows: list[dict] | None = None,
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in TOOLS:
+        import importlib
+
+        return importlib.import_module(TOOLS[argv[0]]).main(argv[1:])
     ap = argparse.ArgumentParser(prog="python -m weaklabel.pipeline", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -356,6 +368,8 @@ def main(argv=None) -> int:
     sub.add_parser("summary", help="write results/summary.md, the README block and "
                    "reports/index.html")
     sub.add_parser("data", help="verify and load every dataset; write results/data/datasets.csv")
+    sub.add_parser("deps", help="each stage's modules and params from its imports: "
+                   "--check, --write (python -m weaklabel.pipeline deps --help)")
     args = ap.parse_args(argv)
     if args.cmd == "run":
         print(run_notebook(args.name, args.profile))

@@ -1,7 +1,18 @@
-"""Protocols of the MCLS paper (Chaudhari & Shevade, 2012); every function returns tidy DataFrames.
+"""Protocols of the MCLS paper (Chaudhari & Shevade, 2012); every function returns data.
 
-Protocol (digest sections 9.3-9.5; declared here and in the notebook before any result)
---------------------------------------------------------------------------------------
+Public functions, the same in every paper's module: :func:`config` (the protocol settings),
+:func:`run` (every (data set, repetition) task, raw rows), :func:`tables` (Tables 1-4),
+:func:`comparison` (every published cell next to ours), :func:`claims` (the paper's
+qualitative claims on our numbers), :func:`metrics` (headline numbers) and :func:`figures`.
+None of them writes a file; the writers are named as such (:func:`write_tables`,
+:func:`write_metrics`) and called explicitly by ``notebooks/mcls.ipynb``.
+
+Protocol (declared here and in the notebook before any result)
+--------------------------------------------------------------
+Section 3 of the paper fixes the data sets, Table 1's split sizes, the RBF kernel and
+``L`` = 5-25 % of the training positives; it gives no hyperparameters, no selection
+procedure and no repetition count. Ours:
+
 - 7 data sets (:data:`DATASETS`); for each repetition a random 2:1 split with Table 1's
   test sizes (``pu_split``, seeded from ``seed + rep``); within a repetition the same
   split serves every ``L`` and every method, and the labelled positives are nested
@@ -27,17 +38,21 @@ from __future__ import annotations
 
 import time
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 
+from .._validation import ConvergenceWarning
 from ..compare import crosscheck_record
 from ..data import load, one_vs_rest, pu_split
 from ..executor import run_tasks
 from ..kernels import gram
-from ..models.mcls import ILUISVM, MCLS, NBBSVM, PNB, GaussianNBPU, ilu_labels, nb_labels
+from ..models._mcls_labels import ilu_labels, nb_labels
+from ..models.mcls import ILUISVM, MCLS, NBBSVM, PNB, GaussianNBPU
 from ..reference.lssvm import lssvc_reference
-from ..solvers.lssvm import KernelEigen, LSSVCFactor, dense_solve, lssvc_objective, mcls_loop
+from ..solvers.lssvm import KernelEigen, LSSVCFactor, dense_solve, lssvc_objective
+from ..solvers.mcls import mcls_loop
 
 #: (name in the paper, registry name, positive classes for one_vs_rest or None, Table 1 TS)
 DATASETS = [
@@ -68,9 +83,18 @@ DEFAULTS = {
 
 
 def config(params: dict | None = None) -> dict:
-    """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` mcls)."""
+    """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` mcls).
+
+    ``params`` may also hold ``profile``; any other key is an error (where the grid runs is
+    not a protocol setting: pass an executor mapping to :func:`run`).
+    """
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
+    if unknown:
+        raise ValueError(f"unknown MCLS settings {unknown}; known: {sorted(DEFAULTS)} and "
+                         "'profile'.")
     cfg = dict(DEFAULTS)
-    cfg.update({k: v for k, v in (params or {}).items() if k in DEFAULTS or k == "profile"})
+    cfg.update(params)
     return cfg
 
 
@@ -188,9 +212,25 @@ def select_supervised(X, y, cfg, rng):
 
 
 # --------------------------------------------------------------------------- one repetition
+@contextmanager
+def _iteration_cap_recorded():
+    """Silence MCLS's ``ConvergenceWarning`` "MCLS stopped at max_iter=..." in this block.
+
+    The only warning raised in :func:`run_repetition` (all 70 tasks of the default profile
+    run with every warning recorded: once, by the Table 2 MCLS fit of one ringnorm split).
+    Reaching the cap is recorded rather than warned about: a Table 2 fit's ``n_iter`` and
+    ``stop_reason`` ("max_iter") go into ``raw_main.csv`` and ``metrics.json``
+    (``mcls_stop_reasons``), a Table 4 fit's ``n_iter`` into the raw ``t4`` rows. Every other
+    warning stays visible.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="MCLS stopped at max_iter",
+                                category=ConvergenceWarning)
+        yield
+
+
 def run_repetition(name: str, rep: int, cfg: dict) -> dict:
     """Every table entry of one (data set, repetition). Returns a dict of row lists."""
-    warnings.filterwarnings("ignore")
     seed = int(cfg["seed"]) * 1000 + rep
     X, y, ts = load_dataset(name, max_n=cfg["max_n"], seed=int(cfg["seed"]))
     r = float(np.mean(y > 0))
@@ -247,9 +287,10 @@ def run_repetition(name: str, rep: int, cfg: dict) -> dict:
                             "acc": 100 * np.mean(y_nb[U] == ytr[U]), "seconds": 0.0})
         # Table 2
         t0 = time.perf_counter()
-        m = MCLS(r, sigma=sigma, C=C, tol=cfg["tol"], r_mode=cfg["r_mode"],
-                 max_iter=cfg["max_iter"]).fit(Xtr, s, K=K, factor=factor(sigma, C),
-                                               init_labels=y_ilu)
+        with _iteration_cap_recorded():
+            m = MCLS(r, sigma=sigma, C=C, tol=cfg["tol"], r_mode=cfg["r_mode"],
+                     max_iter=cfg["max_iter"]).fit(Xtr, s, K=K, factor=factor(sigma, C),
+                                                   init_labels=y_ilu)
         t_m = time.perf_counter() - t0 + t_ilu
         acc_m = np.mean(np.where(m.decision_function(Xte, K=Kte) >= 0, 1, -1) == yte)
         out["main"].append({**base, "method": "MCLS", "kind": "test", "acc": 100 * acc_m,
@@ -287,16 +328,18 @@ def run_repetition(name: str, rep: int, cfg: dict) -> dict:
                 y0 = y_ilu if off == 0 else ilu_labels(
                     Xtr, s, r2, sigma=sigma, k=cfg["k"], svc_C=cfg["ilu_C"], K=K,
                     random_state=kseed)
-                m2 = MCLS(r2, sigma=sigma, C=C, tol=cfg["tol"], r_mode=cfg["r_mode"],
-                          max_iter=cfg["max_iter"]).fit(Xtr, s, K=K, factor=factor(sigma, C),
-                                                        init_labels=y0)
+                with _iteration_cap_recorded():
+                    m2 = MCLS(r2, sigma=sigma, C=C, tol=cfg["tol"], r_mode=cfg["r_mode"],
+                              max_iter=cfg["max_iter"]).fit(Xtr, s, K=K,
+                                                            factor=factor(sigma, C),
+                                                            init_labels=y0)
                 acc2 = np.mean(np.where(m2.decision_function(Xte, K=Kte) >= 0, 1, -1) == yte)
                 out["t4"].append({"dataset": name, "rep": rep, "L_pct": lp, "r_offset": off,
                                   "r_used": r2, "acc": 100 * acc2, "n_iter": m2.n_iter_})
     return out
 
 
-def run_tables(cfg: dict, *, executor=None, progress: bool = True) -> dict:
+def run(cfg: dict, *, executor=None, progress: bool = True) -> dict:
     """Run every (data set, repetition) in parallel; returns raw DataFrames t1, main, t4.
 
     ``executor``: where the repetitions run (a mapping, see :mod:`weaklabel.executor`;
@@ -354,6 +397,16 @@ def table4(raw: dict) -> pd.DataFrame:
     """Table 4 (long form): MCLS test accuracy per r offset."""
     t4 = raw["t4"]
     return (t4.groupby(["dataset", "r_offset"])["acc"].apply(_ms).unstack().reset_index())
+
+
+def tables(raw: dict) -> dict:
+    """Tables 1-4 in long form (mean, std, n), keyed ``table1`` ... ``table4``.
+
+    ``table4`` is an empty frame with its columns when the run has no Table 4 rows.
+    """
+    return {"table1": table1(raw), "table2": table2(raw), "table3": table3(raw),
+            "table4": table4(raw) if len(raw["t4"]) else pd.DataFrame(
+                columns=["dataset", "r_offset", "mean", "std", "n"])}
 
 
 def wide(table: pd.DataFrame, columns: str, fmt: str = "{:.1f} ± {:.1f}") -> pd.DataFrame:
@@ -590,19 +643,16 @@ def published_frame() -> pd.DataFrame:
 
 
 def write_tables(raw: dict, outdir) -> list:
-    """Write Tables 1-4 (long form with mean, std, n) and the raw per-split rows as CSV."""
+    """Write :func:`tables` (``table1.csv`` ... ``table4.csv``) and the raw per-split rows
+    (``raw_main.csv``) into ``outdir``; returns the paths."""
     from pathlib import Path
 
     from .._io import write_csv
 
     out = Path(outdir)
-    paths = [write_csv(table1(raw), out / "table1.csv", index=False),
-             write_csv(table2(raw), out / "table2.csv", index=False),
-             write_csv(table3(raw), out / "table3.csv", index=False),
-             write_csv(table4(raw) if len(raw["t4"]) else pd.DataFrame(
-                 columns=["dataset", "r_offset", "mean", "std", "n"]), out / "table4.csv",
-                 index=False),
-             write_csv(raw["main"], out / "raw_main.csv", index=False)]
+    paths = [write_csv(df, out / f"{name}.csv", index=False)
+             for name, df in tables(raw).items()]
+    paths.append(write_csv(raw["main"], out / "raw_main.csv", index=False))
     return paths
 
 
@@ -645,18 +695,46 @@ def plot_table4(t4: pd.DataFrame, pub: pd.DataFrame):
     return fig
 
 
-def comparison(raw: dict, tolerances: dict, path="results/mcls/comparison.csv"):
-    """``comparison.csv`` for every published cell (Table 1 at 4 decimals, others at 1)."""
-    from ..compare import build_comparison, write_comparison
+def figures(raw: dict | None = None, toy=None, *, pub: pd.DataFrame | None = None) -> dict:
+    """The stage's figures as matplotlib figures, keyed by file name (nothing is saved).
+
+    - ``table4_r_sweep`` from ``raw`` (:func:`run`) when it has Table 4 rows
+      (:func:`plot_table4`; ``pub`` defaults to :func:`published_frame`);
+    - ``fig1_mcls_toy`` and ``fig2_methods_toy`` from ``toy``, the output of
+      :func:`toy_runs` (:func:`plot_toy`): Fig. 1 (the supervised boundary and MCLS as L
+      grows) and Fig. 2 (MCLS and the baselines at one L).
+    """
+    out = {}
+    if raw is not None and len(raw["t4"]):
+        out["table4_r_sweep"] = plot_table4(table4(raw),
+                                            published_frame() if pub is None else pub)
+    if toy is not None:
+        X, y, panels, _ = toy
+        names1 = [k for k in panels if k.startswith("(")]
+        fig = plot_toy(X, y, panels, names1)
+        fig.suptitle("Fig. 1: supervised boundary and MCLS as L grows", y=1.02)
+        out["fig1_mcls_toy"] = fig
+        names2 = [k for k in panels if not k.startswith("(")]  # every method at one L
+        if names2:
+            lp = names2[0].rsplit("L=", 1)[1].rstrip("%")
+            fig = plot_toy(X, y, panels, names2, ncols=4)
+            fig.suptitle(f"Fig. 2: MCLS and the baselines at L = {lp} %", y=1.04)
+            out["fig2_methods_toy"] = fig
+    return out
+
+
+def comparison(raw: dict, tolerances: dict) -> pd.DataFrame:
+    """Every published cell next to ours (Table 1 at 4 decimals, others at 1), with a verdict.
+
+    The rows of ``comparison.csv``; write them with :func:`weaklabel.compare.write_comparison`.
+    """
+    from ..compare import build_comparison
 
     rep = reproduced_cells(raw, tolerances)
     parts = [build_comparison(rep, "mcls", artifacts=["Table 1"], decimals=4),
              build_comparison(rep, "mcls", artifacts=["Table 2", "Table 3", "Table 4"],
                               decimals=1)]
-    comp = pd.concat(parts, ignore_index=True)
-    if path is not None:
-        write_comparison(comp, path)
-    return comp
+    return pd.concat(parts, ignore_index=True)
 
 
 def metrics(raw, comp, claims_, xc_df, reuse, *, runtime_seconds: float, profile: str) -> dict:

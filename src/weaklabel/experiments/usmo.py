@@ -20,22 +20,35 @@ Scorings
 - ``"correct"``: predict on ``X_u`` and compare with the labels of ``D_n``;
 - ``"demo2"``: the released ``demo2.m``: predict on *all* of ``X`` in the original row order
   and compare the first ``n`` predictions with the labels of ``D_n`` (misaligned).
+
+Protocol API (every function returns data; the notebook writes the files)
+-------------------------------------------------------------------------
+- :func:`config`: the ``usmo`` parameters of one profile, with :data:`DEFAULTS`;
+- runs: :func:`run` (the main grid, :func:`run_tables`: Tables III-IV, the USMO-vs-QP
+  certification and the ablations), :func:`run_ramp_certification`,
+  :func:`run_seed_study` (:func:`run_seeds`), :func:`run_scaling`, :func:`pass_trace`;
+- tables: :func:`wide_table`, :func:`seed_table`, :func:`scoring_summary`,
+  :func:`ablation_summary`;
+- :func:`comparison`: the rows of ``comparison.csv`` (tolerances, constant-predictor cells);
+- :func:`claims`: the paper's claims on our numbers; :func:`metrics`: ``metrics.json``;
+- figures: the ``plot_*`` functions.
 """
 
 from __future__ import annotations
 
+import copy
 import time
-import tracemalloc
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from ..compare import crosscheck_record
+from ..compare import build_comparison, crosscheck_record
 from ..data import load, one_vs_rest, pu_split
 from ..executor import run_tasks
-from ..models import DoubleHingePU, RampPU
-from ..solvers.usmo import bias_interval
+from ..measure import measure_warm_fit
+from ..models.usmo import DoubleHingePU, RampPU
+from ..solvers.usmo import bias_interval, usmo
 
 #: (name in the paper's tables, registry name, pi hard-coded by the authors)
 SMALL_SETS = [
@@ -49,6 +62,39 @@ SMALL_SETS = [
 LAMBDAS = (1e-4, 1e-3, 1e-2, 1e-1)
 METHODS = ("Init*", "[6]", "[7]", "USMO")
 TABLE = {"linear": "Table III", "gaussian": "Table IV"}
+
+#: the protocol's parameters (``params.yaml`` section ``usmo``) and their defaults, which are
+#: the ``default`` profile's values
+DEFAULTS = {
+    "seed": 0, "tau": 2e-3, "tau_tight": 1e-6, "kernels": ["linear", "gaussian"],
+    "lambdas": list(LAMBDAS),
+    # declared before the run (F-points): a dataset cell, an ``Avg.`` cell
+    "tolerance_cell": 5.0, "tolerance_avg": 3.0,
+    "qp_memory_budget_mb": 400, "ramp_reference_max_n": 1000,
+    "datasets": None,  # None: all 12 small sets
+    "seeds": 10, "seeds_baselines": 3, "methods_baselines_seeds": ["[6]"],
+    "datasets_baselines_seeds": ["Australian", "Clean1", "Diabetes", "Heart", "Heart-statlog",
+                                 "House", "House-votes", "Ionosphere", "Isolet",
+                                 "Liverdisorders", "Spectf"],
+    "scaling_sets": ["Statlog 1 vs. all", "Adult 1 vs. all", "Bank 1 vs. all",
+                     "MNIST 0 vs. all"],
+    "grid_usmo": [250, 500, 1000, 2000, 4000, 8000], "grid_baselines": [250, 500, 1000, 2000],
+    "trace_n": 6000,
+}
+
+
+def config(params: dict | None = None) -> dict:
+    """The protocol's settings: :data:`DEFAULTS` overridden by ``params`` (the ``usmo``
+    section of ``params.yaml`` for one profile, as :func:`weaklabel.pipeline.load_params`
+    returns it; its ``profile`` key is kept). An unknown key is an error, so that a
+    misspelt parameter cannot be silently ignored."""
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
+    if unknown:
+        raise ValueError(f"unknown usmo parameter(s) {unknown}; known: {sorted(DEFAULTS)}.")
+    cfg = copy.deepcopy(DEFAULTS)
+    cfg.update(params)
+    return cfg
 
 
 # --------------------------------------------------------------------------- metrics
@@ -98,7 +144,6 @@ def load_small(name: str):
 def _ablation_records(table_name, kernel, lam, Xp, Xu, pi, ref_obj, seed, tau):
     """Paper vs complete stopping rule x OCSVM vs trivial start, against one QP optimum."""
     from ..kernels import make_kernel
-    from ..solvers import usmo
 
     k = make_kernel(kernel, sigma=1.0) if kernel == "gaussian" else make_kernel(kernel)
     out = []
@@ -159,7 +204,7 @@ def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: fl
     fq = q.decision_function(Xu)
     # the KKT interval of optimal biases at the QP's optimum: a single point unless every
     # unlabelled sample is at a bound (then any beta inside gives the same primal value)
-    b_lo, b_hi = bias_interval(q.sigma_, fq - q.intercept_, q.result_.c2, tol=1e-6)
+    b_lo, b_hi = bias_interval(q.dual_, fq - q.intercept_, q.result_.c2, tol=1e-6)
     runs = [(tau, fitted["USMO"])]
     if tau_tight is not None:
         with warnings.catch_warnings():
@@ -186,8 +231,9 @@ def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: fl
                   betas_in_interval=bool(b_hi > b_lo and all(
                       b_lo - 1e-6 <= b <= b_hi + 1e-6 for b in (u.intercept_, q.intercept_))),
                   # share of unlabelled samples in the middle piece of the double hinge
+                  # (dual variable at c2/2; the column keeps the paper's name, sigma_u)
                   frac_sigma_middle=float(np.mean(
-                      np.abs(q.sigma_ - 0.5 * q.result_.c2) <= 1e-6 * q.result_.c2)),
+                      np.abs(q.dual_ - 0.5 * q.result_.c2) <= 1e-6 * q.result_.c2)),
                   # USMO's classifier with the QP's bias: isolates a non-unique bias
                   disagreements_common_bias=int(np.sum(
                       np.sign(fu - u.intercept_ + q.intercept_) != np.sign(fq))),
@@ -232,6 +278,17 @@ def run_tables(datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *
                  for key in ("scores", "crosscheck", "ablations"))
 
 
+def run(cfg: dict, *, executor=None, progress=True) -> dict:
+    """The main grid of :func:`config` ``cfg``: Tables III-IV on the fixed split (seed
+    ``seed``), with the certification of USMO against the QP at ``tau`` and ``tau_tight``
+    and the ablations (:func:`run_tables`). Returns ``{"scores", "crosscheck",
+    "ablations"}`` DataFrames; ``executor`` as in :func:`run_tables`."""
+    scores, crosscheck, ablations = run_tables(
+        cfg["datasets"], cfg["kernels"], cfg["lambdas"], seed=cfg["seed"], tau=cfg["tau"],
+        tau_tight=cfg["tau_tight"], ablations=True, executor=executor, progress=progress)
+    return {"scores": scores, "crosscheck": crosscheck, "ablations": ablations}
+
+
 def run_seeds(seeds, datasets=None, kernels=("linear", "gaussian"), lambdas=LAMBDAS, *,
               methods=("Init*", "USMO"), tau=2e-3, executor=None,
               progress=True) -> pd.DataFrame:
@@ -241,6 +298,22 @@ def run_seeds(seeds, datasets=None, kernels=("linear", "gaussian"), lambdas=LAMB
                     f"{len(seeds)} seeds x {', '.join(methods)}", progress, methods=methods,
                     tau=tau)
     return pd.DataFrame([r for x in res for r in x["scores"]])
+
+
+def run_seed_study(cfg: dict, *, executor=None, progress=True) -> pd.DataFrame:
+    """The multi-seed study of :func:`config` ``cfg``: Init* and USMO on ``seeds`` splits
+    (seeds ``seed, seed + 1, ...``) of ``datasets``, and the baselines
+    ``methods_baselines_seeds`` on ``seeds_baselines`` splits of
+    ``datasets_baselines_seeds`` (``datasets`` when empty); the scores of both, concatenated
+    (``scores_seeds.csv``). ``executor`` as in :func:`run_tables`."""
+    main = run_seeds(range(cfg["seed"], cfg["seed"] + cfg["seeds"]), cfg["datasets"],
+                     cfg["kernels"], cfg["lambdas"], methods=("Init*", "USMO"), tau=cfg["tau"],
+                     executor=executor, progress=progress)
+    base = run_seeds(range(cfg["seed"], cfg["seed"] + cfg["seeds_baselines"]),
+                     cfg["datasets_baselines_seeds"] or cfg["datasets"], cfg["kernels"],
+                     cfg["lambdas"], methods=tuple(cfg["methods_baselines_seeds"]),
+                     tau=cfg["tau"], executor=executor, progress=progress)
+    return pd.concat([main, base], ignore_index=True)
 
 
 def ramp_certification(table_name: str, dataset: str, pi: float, kernel: str, lam: float, *,
@@ -362,6 +435,179 @@ def wide_table(scores: pd.DataFrame, kernel: str, scoring: str = "correct",
     return t
 
 
+# --------------------------------------------------------------------------- comparison, claims
+#: published cells where every method predicts one class for every sample: they follow from
+#: the split rule, pi and the metric alone (the tests derive them from the label counts), so
+#: ours must match them exactly; (table, lambda as printed in the column) -> rows
+CONSTANT_CELLS = {
+    ("Table III", "0.1"): ("Diabetes", "Heart", "Liverdisorders", "Spectf"),
+    ("Table III", "0.01"): ("Liverdisorders",),
+    ("Table IV", "0.1"): ("Australian", "Clean1", "Diabetes", "Heart", "Heart-statlog", "House",
+                          "House-votes", "Ionosphere", "Krvskp", "Liverdisorders", "Spectf"),
+    ("Table IV", "0.01"): ("Krvskp", "Liverdisorders", "Spectf"),
+}
+#: the methods whose cells in :data:`CONSTANT_CELLS` are constant predictors (not Init*)
+CONSTANT_METHODS = ("[6]", "[7]", "USMO")
+CONSTANT_NOTE = "constant-predictor cell (must match)"
+SCORINGS = ("correct", "demo2")
+
+
+def tolerance(cell, cfg: dict) -> float:
+    """The declared tolerance of a published cell (a row of the published CSV):
+    ``tolerance_avg`` for an ``Avg.`` cell, ``tolerance_cell`` for a dataset cell."""
+    return cfg["tolerance_avg"] if cell["row"] == "Avg." else cfg["tolerance_cell"]
+
+
+def is_constant_cell(row) -> bool:
+    """Whether a row of ``comparison.csv`` is one of :data:`CONSTANT_CELLS`."""
+    table = row["artifact"].split(" (")[0]
+    method, lam = row["column"].split(", λ=")
+    return method in CONSTANT_METHODS and row["row"] in CONSTANT_CELLS.get((table, lam), ())
+
+
+def comparison(scores: pd.DataFrame, cfg: dict, *, published: pd.DataFrame | None = None
+               ) -> pd.DataFrame:
+    """The rows of ``comparison.csv``: every published cell of Tables III-IV, once against
+    the ``correct`` scoring and once against the ``demo2`` scoring (artifact
+    ``"Table III (correct scoring)"`` and so on), with the declared :func:`tolerance` and the
+    note :data:`CONSTANT_NOTE` on the :data:`CONSTANT_CELLS`.
+
+    ``scores``: the scores of :func:`run_tables`; ``published``: the published cells
+    (default: :func:`weaklabel.published.load`). Nothing is written.
+    """
+    parts = []
+    for scoring in SCORINGS:
+        rep = published_layout(scores, scoring, artifact_suffix=f" ({scoring} scoring)")
+        amap = {a: a.split(" (")[0] for a in rep["artifact"].unique()}
+        parts.append(build_comparison(rep, "usmo", tolerance=lambda cell: tolerance(cell, cfg),
+                                      artifact_map=amap, published=published))
+    comp = pd.concat(parts, ignore_index=True)
+    comp["note"] = np.where(comp.apply(is_constant_cell, axis=1), CONSTANT_NOTE, comp["note"])
+    return comp
+
+
+def constant_cells(comp: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``comp`` that are constant-predictor cells and that we reproduced."""
+    return comp[comp.note.str.startswith("constant") & comp.reproduced.notna()]
+
+
+def scoring_summary(comp: pd.DataFrame) -> pd.DataFrame:
+    """``scoring_summary.csv``: per (artifact, method), the dataset cells (``Avg.`` left
+    out), their mean ``|delta|``, how many match exactly (to 0.1) and how many are within
+    the tolerance."""
+    rows = []
+    for art, g in comp[comp.row != "Avg."].groupby("artifact"):
+        for m in METHODS:
+            gm = g[g.column.str.startswith(m + ",")]
+            rows.append({"artifact": art, "method": m, "cells": len(gm),
+                         "mean |delta|": gm.delta.abs().mean(),
+                         "exact (0.1)": int((gm.verdict == "match").sum()),
+                         "within tolerance": int(gm.verdict.isin(["match",
+                                                                  "within_tolerance"]).sum())})
+    return pd.DataFrame(rows)
+
+
+def scoring_means(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per scoring (index ``correct``, ``demo2``), over both tables and every method of a
+    :func:`scoring_summary`: the cell-weighted ``mean_abs_delta``, the ``exact`` cells and
+    the ``cells``."""
+    return summary.assign(scoring=summary.artifact.str.extract(r"\((\w+) scoring")[0]).groupby(
+        "scoring").apply(lambda g: pd.Series({"mean_abs_delta": (g["mean |delta|"] * g.cells).sum()
+                                              / g.cells.sum(),
+                                              "exact": g["exact (0.1)"].sum(),
+                                              "cells": g.cells.sum()}), include_groups=False)
+
+
+def seed_table(seeds: pd.DataFrame) -> pd.DataFrame:
+    """``table_seeds_mean_std.csv``: per (table, dataset, lambda, method), the mean and
+    standard deviation over splits of both F1 scores (correct scoring) and the number of
+    splits."""
+    return (seeds[seeds.scoring == "correct"]
+            .groupby(["table", "dataset", "lam", "method"])
+            .agg(f1_majority_mean=("f1_majority", "mean"), f1_majority_std=("f1_majority", "std"),
+                 f1_positive_mean=("f1_positive", "mean"), f1_positive_std=("f1_positive", "std"),
+                 splits=("seed", "nunique")).reset_index())
+
+
+def ablation_summary(ablations: pd.DataFrame) -> pd.DataFrame:
+    """Per (stopping rule, initialisation) over the ablation problems: the relative gaps to
+    the QP (median, worst, how many above 1e-4), the worst KKT violation, the mean passes and
+    the total time."""
+    return ablations.groupby(["stopping", "init"]).agg(
+        problems=("rel_gap", "size"), median_rel_gap=("rel_gap", "median"),
+        worst_rel_gap=("rel_gap", "max"),
+        gap_over_1e4=("rel_gap", lambda g: int((g > 1e-4).sum())),
+        worst_kkt=("kkt_violation", "max"), mean_passes=("passes", "mean"),
+        total_seconds=("seconds", "sum"))
+
+
+def claims(crosscheck: pd.DataFrame, comp: pd.DataFrame, seeds_table: pd.DataFrame,
+           ablations: pd.DataFrame, cfg: dict) -> dict:
+    """The paper's claims evaluated on our numbers (plain values for the narrative).
+
+    ``crosscheck``: the USMO-vs-QP records of :func:`run_tables`; ``comp``: of
+    :func:`comparison`; ``seeds_table``: of :func:`seed_table`; ``ablations``: of
+    :func:`run_tables`. Holds every key of :func:`metrics` and:
+
+    - ``problems_tight_tau``, ``disagreement_problems`` (the problems where USMO and the QP
+      disagree at ``tau_tight``) and ``max_abs_f_at_disagreements`` (0 without any);
+    - ``flat_bias_*``: among those, the problems whose optimal bias is not unique (their
+      names, whether every unlabelled sample is in the middle piece of the double hinge, the
+      widest interval, whether both biases lie inside it, the disagreements left with a
+      common bias);
+    - ``demo2_closer``: the ``demo2`` scoring is closer to the published cells.
+    """
+    g_def = crosscheck[crosscheck.tau == cfg["tau"]]
+    g_t = crosscheck[crosscheck.tau == cfg["tau_tight"]]
+    dis_t = g_t[g_t.prediction_disagreements > 0]
+    amb = dis_t[dis_t.beta_interval_width > 0]
+    const = constant_cells(comp)
+    by_sc = scoring_means(scoring_summary(comp))
+    ms = seeds_table
+    m = {k: ms[ms.method == k].f1_majority_mean.mean() for k in METHODS
+         if (ms.method == k).any()}
+    mp = {k: ms[ms.method == k].f1_positive_mean.mean() for k in METHODS
+          if (ms.method == k).any()}
+    pap = ablation_summary(ablations).loc[("paper", "ocsvm")]
+    out = {
+        "worst_rel_gap_default_tau": float(g_def.rel_gap.max()),
+        "worst_rel_gap_tight_tau": float(g_t.rel_gap.max()),
+        "disagreements_tight_tau": int(g_t.prediction_disagreements.sum()),
+        "problems_with_disagreements_tight_tau": int(len(dis_t)),
+        "problems_tight_tau": int(len(g_t)),
+        "disagreement_problems": list(dis_t.problem),
+        "max_abs_f_at_disagreements": (float(dis_t.max_abs_f_at_disagreements.max())
+                                       if len(dis_t) else 0.0),
+        "flat_bias_problems": list(amb.problem),
+        "flat_bias_all_middle": bool((amb.frac_sigma_middle == 1).all()),
+        "flat_bias_max_width": float(amb.beta_interval_width.max()) if len(amb) else 0.0,
+        "flat_bias_betas_in_interval": bool(amb.betas_in_interval.all()),
+        "flat_bias_disagreements_common_bias": int(amb.disagreements_common_bias.sum()),
+        "constant_cells_matched": int((const.verdict == "match").sum()),
+        "constant_cells": int(len(const)),
+        "mean_abs_delta_correct": float(by_sc.loc["correct", "mean_abs_delta"]),
+        "mean_abs_delta_demo2": float(by_sc.loc["demo2", "mean_abs_delta"]),
+        "seed_avg_f1_majority": {k: float(v) for k, v in m.items()},
+        "seed_avg_f1_positive": {k: float(v) for k, v in mp.items()},
+        "paper_rule_problems_gap_over_1e-4": int(pap.gap_over_1e4),
+    }
+    out["demo2_closer"] = out["mean_abs_delta_demo2"] < out["mean_abs_delta_correct"]
+    return out
+
+
+#: the keys of ``metrics.json`` (``dvc metrics show``)
+METRICS = ("worst_rel_gap_default_tau", "worst_rel_gap_tight_tau", "disagreements_tight_tau",
+           "problems_with_disagreements_tight_tau", "constant_cells_matched", "constant_cells",
+           "mean_abs_delta_correct", "mean_abs_delta_demo2", "seed_avg_f1_majority",
+           "seed_avg_f1_positive", "paper_rule_problems_gap_over_1e-4")
+
+
+def metrics(claims_: dict) -> dict:
+    """The headline numbers of ``metrics.json``: the :data:`METRICS` keys of
+    :func:`claims`."""
+    return {k: claims_[k] for k in METRICS}
+
+
 # --------------------------------------------------------------------------- scaling (Figs 4-7)
 def large_pool(name: str, *, positive, seed: int = 0):
     """(X_pool, y_pool, X_test, y_test, note) for a large set, +1 = ``positive`` class.
@@ -400,7 +646,8 @@ def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, *, n_pos=100, la
                     seed=0, tau=2e-3, test_max=5000):
     """Train one method with ``n_pos`` labelled positives and ``n_unl`` unlabelled samples
     drawn from the pool; return time, peak memory and inductive test F1. The fit is timed
-    after a warm-up fit on 60 rows in the same process (:func:`measure_warm_fit`)."""
+    after a warm-up fit on 60 rows in the same process
+    (:func:`weaklabel.measure.measure_warm_fit`)."""
     rng = np.random.default_rng(seed)
     pos = np.flatnonzero(y > 0)
     lab = rng.choice(pos, size=min(n_pos, len(pos) // 2), replace=False)
@@ -432,85 +679,6 @@ def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, *, n_pos=100, la
         rec.update({"passes": res.passes, "pair_updates": res.pair_updates,
                     "kkt_violation": res.kkt_violation})
     return rec
-
-
-def _rss_kb(field: str) -> int | None:
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:  # pragma: no cover - not Linux
-        return None
-    return None
-
-
-def _release_free_heap() -> None:
-    """Collect garbage and hand free heap pages back to the OS (glibc ``malloc_trim``), so
-    that the resident set before a fit is its live memory only. Without it, pages that an
-    earlier step freed (loading a dataset, say) stay resident, the fit reuses them, and its
-    growth of the resident set under-counts its peak (seen: 0.2 MB instead of 34 MB)."""
-    import gc
-
-    gc.collect()
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # pragma: no cover - not glibc
-        pass
-
-
-def measure_fit(est, X, s) -> tuple[float, float]:
-    """Fit ``est`` and return (seconds, peak extra memory in MB).
-
-    On Linux the peak is the resident-set high-water mark (``VmHWM``, reset through
-    ``/proc/self/clear_refs``) minus the resident set before the fit, taken after free heap
-    pages were returned to the OS, so memory allocated by compiled code (numba, the Clarabel
-    solver) is counted. Elsewhere it falls back to ``tracemalloc`` (Python/numpy allocations
-    only). Run it in a fresh process per fit (:func:`run_scaling` does) so that earlier fits
-    do not hide later peaks.
-    """
-    _release_free_heap()
-    base = _rss_kb("VmRSS")
-    reset = False
-    if base is not None:
-        try:
-            with open("/proc/self/clear_refs", "w") as fh:
-                fh.write("5")
-            reset = True
-        except OSError:  # pragma: no cover
-            reset = False
-    if not reset:
-        tracemalloc.start()
-    t0 = time.perf_counter()
-    est.fit(X, s)
-    seconds = time.perf_counter() - t0
-    if reset:
-        peak_mb = max(0, _rss_kb("VmHWM") - base) / 1024
-    else:  # pragma: no cover
-        peak_mb = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
-    return seconds, peak_mb
-
-
-def measure_warm_fit(make, X, s, *, n_warm=30) -> tuple[object, float, float, float]:
-    """Warm up, then :func:`measure_fit`: returns ``(estimator, seconds, peak_mb, warm_s)``.
-
-    ``make()`` builds a fresh estimator. It is first fitted on ``n_warm`` rows with
-    ``s = 1`` and ``n_warm`` rows with ``s = 0`` (or fewer), which pays the one-off costs of
-    a new process (loading numba's compiled code, cvxpy's first canonicalisation); that
-    time is returned as ``warm_s`` and not charged to the measured fit.
-    """
-    s = np.asarray(s)
-    lab, unl = np.flatnonzero(s > 0)[:n_warm], np.flatnonzero(s <= 0)[:n_warm]
-    w = np.r_[lab, unl]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        warm_s, _ = measure_fit(make(), X[w], s[w])
-        est = make()
-        seconds, peak_mb = measure_fit(est, X, s)
-    return est, seconds, peak_mb, warm_s
 
 
 def qp_memory_mb(n_total: int) -> float:
@@ -565,8 +733,6 @@ def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100
 def pass_trace(X, y, *, kernel="gaussian", lam=0.01, n_unl=6000, n_pos=100, seed=0, tau=2e-3,
                init="ocsvm", stopping="complete") -> tuple[pd.DataFrame, dict]:
     """Per-pass time and dual objective of one USMO run (Fig. 1 analogue)."""
-    from ..solvers import usmo
-
     rng = np.random.default_rng(seed)
     pos = np.flatnonzero(y > 0)
     lab = rng.choice(pos, size=min(n_pos, len(pos) // 2), replace=False)

@@ -1,6 +1,10 @@
-"""scikit-learn style estimators: the methods and baselines of each paper."""
+"""scikit-learn style estimators: the methods and baselines of each paper.
 
-from .mcls import ILUISVM, MCLS, NBBSVM, PNB, GaussianNBPU
-from .pu import DoubleHingePU, RampPU
+One submodule per paper (``models/<paper>.py``). Every name in a submodule's ``__all__`` is
+importable from here (``from weaklabel.models import DoubleHingePU``); the submodule is
+imported on first use (:mod:`weaklabel._exports`), so this file lists no paper.
+"""
 
-__all__ = ["MCLS", "ILUISVM", "NBBSVM", "PNB", "GaussianNBPU", "DoubleHingePU", "RampPU"]
+from .._exports import install as _install
+
+_install(__name__)

@@ -1,41 +1,43 @@
-"""MCLS (Chaudhari & Shevade, 2012) and the baselines of its Table 2 / Table 3.
+"""MCLS (Chaudhari & Shevade, 2012) and the baselines of its Table 2 / Table 3: estimators only.
 
 Input convention (:class:`~weaklabel.models._base.PUClassifier`): ``fit(X, s)`` with ``s = 1``
 for a labelled positive and ``s = 0`` for an unlabelled row; predictions are ``+1`` / ``-1``
 and ``score`` reads true labels in ``{-1, +1}`` or ``{0, 1}``.
-Every kernel is the Gaussian ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))``.
+Every kernel is the Gaussian ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))`` (section 3 of the
+paper). Section numbers below are the paper's.
 
 Estimators
 ----------
 :class:`MCLS`
-    ILU initialisation (digest section 4.2), then Algorithm 1: an LS-SVC on the current
-    labels, the ratio-enforcing bias step (section 5.2), relabelling, until the labels
-    repeat, a cycle is detected or ``max_iter`` is reached (section 6). The LS-SVC factor
-    is computed once per fit (or passed in) and reused by every iteration.
+    ILU initialisation (section 2.1), then Algorithm 1: an LS-SVC (Eq. (2), section 2.2)
+    on the current labels, the ratio-enforcing bias step (section 2.3), relabelling, until
+    the labels repeat, a cycle is detected or ``max_iter`` is reached. The LS-SVC factor is
+    computed once per fit (or passed in) and reused by every iteration
+    (:mod:`weaklabel.solvers.lssvm`, :mod:`weaklabel.solvers.mcls`).
 :class:`ILUISVM`
     ILU labels, then an iterative hinge-loss SVM that relabels U with its own sign until
-    the labels stop changing; the last SVM is kept (digest section 8.1, variant V1).
+    the labels stop changing; the last SVM is kept (the paper's ILU + ISVM, section 3:
+    "SVM is trained iteratively and the last classifier obtained after convergence is
+    selected").
 :class:`NBBSVM`
-    Gaussian NB (P vs U-as-negative) labels, then a biased SVM with costs ``C+ > C-``
-    selected on a hold-out by ``recall^2 / Pr[f = +1]`` (section 8.2).
+    Gaussian NB (P vs U-as-negative) labels, then a biased SVM (Liu et al. 2003) with costs
+    ``C+ > C-`` selected on a hold-out by ``recall^2 / Pr[f = +1]``.
 :class:`PNB`
-    Positive naive Bayes (Calvo et al. 2007) on equal-frequency discretised features
-    (section 8.3 (a)).
+    Positive naive Bayes (Calvo et al. 2007) on equal-frequency discretised features.
 :class:`GaussianNBPU`
-    Gaussian NB trained on P (+1) vs all of U (-1) with empirical priors (section 8.4), the
-    "NB" initialisation of Table 3.
+    Gaussian NB trained on P (+1) vs all of U (-1) with empirical priors, the "NB"
+    initialisation of Table 3.
 
-Helpers :func:`ilu_labels` and :func:`nb_labels` return the initial labels of U (Table 3).
+The label generators :func:`~weaklabel.models._mcls_labels.ilu_labels` and
+:func:`~weaklabel.models._mcls_labels.nb_labels` and the kernel SVC used by the baselines are
+in :mod:`weaklabel.models._mcls_labels` (not estimators).
 """
-
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
-from sklearn.cluster import KMeans
 from sklearn.naive_bayes import GaussianNB
-from sklearn.svm import SVC
 
 from .._validation import (
     ConvergenceWarning,
@@ -45,10 +47,12 @@ from .._validation import (
     check_prior,
 )
 from ..kernels import gram
-from ..solvers.lssvm import LSSVCFactor, mcls_loop
-from ._base import PUClassifier, validate_pu
+from ..solvers.lssvm import LSSVCFactor
+from ..solvers.mcls import mcls_loop
+from ._base import PUClassifier
+from ._mcls_labels import KernelSVC, ilu_labels, nb_labels
 
-__all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB", "ilu_labels", "nb_labels"]
+__all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -58,114 +62,6 @@ def _check_r(r):
 
 def _gauss(A, B, sigma):
     return gram(A, B, "gaussian", sigma=sigma)
-
-
-class _KernelSVC:
-    """scikit-learn ``SVC`` on a precomputed Gaussian Gram matrix; keeps only the SVs."""
-
-    def __init__(self, sigma, C=1.0, class_weight=None):
-        self.sigma, self.C, self.class_weight = sigma, C, class_weight
-
-    def fit(self, X, y, K=None):
-        K = _gauss(X, X, self.sigma) if K is None else K
-        if np.unique(y).size < 2:  # one class only: a constant classifier
-            self.X_sv_, self.coef_ = X[:0], np.zeros(0)
-            self.intercept_ = 1.0 if y[0] > 0 else -1.0
-            self.f_train_ = np.full(X.shape[0], self.intercept_)
-            return self
-        svc = SVC(C=self.C, kernel="precomputed", class_weight=self.class_weight,
-                  tol=1e-3, cache_size=50)
-        svc.fit(K, y)
-        sv = svc.support_
-        # SVC's decision function is positive for classes_[1] = +1
-        self.X_sv_ = X[sv]
-        self.coef_ = svc.dual_coef_.ravel().copy()
-        self.intercept_ = float(svc.intercept_[0])
-        self.f_train_ = K[:, sv] @ self.coef_ + self.intercept_
-        return self
-
-    def decision_function(self, X):
-        if self.coef_.size == 0:
-            return np.full(X.shape[0], self.intercept_)
-        return _gauss(X, self.X_sv_, self.sigma) @ self.coef_ + self.intercept_
-
-
-def ilu_labels(X, s, r, *, sigma=1.0, k=10, svc_C=1.0, K=None, random_state=None):
-    """ILU: initial labels of the unlabelled rows (paper section 2.1; digest section 4.2).
-
-    1. k-means (``k`` clusters, k-means++, 3 restarts) on all training rows;
-    2. a cluster is negative when its density of labelled positives is below the global
-       one (``|P & c| / |c| < L / N``);
-    3. from each negative cluster, the fraction ``1 - r`` of its unlabelled members that is
-       farthest (Euclidean) from the centroid of the labelled positives is selected as
-       negatives (fallback: the ``max(L, 1)`` unlabelled rows farthest from it);
-    4. an RBF C-SVM (``svc_C``, width ``sigma``) on P (+1) vs the selected rows (-1) labels
-       every unlabelled row by its sign.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, d)
-    s : ndarray of shape (n,)
-        1 = labelled positive, 0 = unlabelled.
-    r : float
-        Class-balance ratio in (0, 1).
-    sigma, k, svc_C : float, int, float
-        RBF width, number of clusters, SVM cost.
-    K : ndarray of shape (n, n), optional
-        Precomputed Gaussian Gram matrix of ``X`` (saves a kernel evaluation).
-    random_state : int, Generator or None
-
-    Returns
-    -------
-    ndarray of shape (n,)
-        +1/-1 labels of every row (labelled positives are +1).
-    """
-    X, s = validate_pu(X, s)
-    r = _check_r(r)
-    k = check_int(k, "k", minimum=1)
-    n = X.shape[0]
-    P = np.flatnonzero(s)
-    U = np.flatnonzero(~s)
-    seed = int(np.random.default_rng(random_state).integers(2**31 - 1))
-    k_eff = min(k, n)
-    km = KMeans(n_clusters=k_eff, n_init=3, random_state=seed).fit(X)
-    lab = km.labels_
-    mu = X[P].mean(axis=0)
-    dist = np.sqrt(np.sum((X - mu) ** 2, axis=1))
-    glob = P.size / n
-    chosen = []
-    for c in range(k_eff):
-        members = np.flatnonzero(lab == c)
-        if members.size == 0:
-            continue
-        if np.sum(s[members]) / members.size < glob:
-            uc = members[~s[members]]
-            m = int(np.floor((1.0 - r) * uc.size + 0.5))
-            if m > 0:
-                chosen.append(uc[np.argsort(-dist[uc], kind="stable")[:m]])
-    neg = np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.int64)
-    if neg.size == 0:
-        neg = U[np.argsort(-dist[U], kind="stable")[: max(P.size, 1)]]
-    idx = np.concatenate([P, neg])
-    yy = np.concatenate([np.ones(P.size), -np.ones(neg.size)])
-    Ksub = None if K is None else K[np.ix_(idx, idx)]
-    svm = _KernelSVC(sigma, svc_C).fit(X[idx], yy, K=Ksub)
-    f = svm.decision_function(X)
-    y = np.where(f >= 0, 1.0, -1.0)
-    y[P] = 1.0
-    return y
-
-
-def nb_labels(X, s):
-    """NB initialisation (section 8.4): Gaussian NB on P (+1) vs U (-1), empirical priors.
-
-    Returns +1/-1 labels of every row (labelled positives are +1).
-    """
-    X, s = validate_pu(X, s)
-    nb = GaussianNB().fit(X, np.where(s, 1, -1))
-    y = nb.predict(X).astype(np.float64)
-    y[s] = 1.0
-    return y
 
 
 # --------------------------------------------------------------------------- MCLS
@@ -185,7 +81,9 @@ class MCLS(PUClassifier):
         Tolerance of the bias step: the allowed overshoot of the positive fraction so that
         labelled positives end up positive (>= 0; 0 enforces the ratio exactly).
     r_mode : {"all", "U"}
-        Pool on which ``r`` is enforced (digest section 12 A1).
+        Pool on which ``r`` is enforced: Eq. (1) of the paper states the ratio over U, while
+        Table 1's ``r`` is the positive fraction of the whole data set
+        (:func:`weaklabel.solvers.mcls.class_balance_bias`).
     init : {"ilu", "nb"}
         Initial labels of U: ILU (the paper) or the NB labels of Liu et al.
     k : int
@@ -297,7 +195,7 @@ class MCLS(PUClassifier):
 
 # --------------------------------------------------------------------------- ILU + ISVM
 class ILUISVM(PUClassifier):
-    """ILU initialisation followed by an iterative hinge-loss SVM (digest section 8.1, V1).
+    """ILU initialisation followed by an iterative hinge-loss SVM (ILU + ISVM of Table 2).
 
     Train an RBF C-SVM on P (+1) and U (current labels), relabel U by its sign, repeat until
     the labels stop changing (or ``max_iter``); the last SVM is the classifier.
@@ -340,7 +238,7 @@ class ILUISVM(PUClassifier):
         n_iter = 0
         for it in range(1, self.max_iter + 1):
             n_iter = it
-            svm = _KernelSVC(self.sigma, self.C).fit(X, y, K=K)
+            svm = KernelSVC(self.sigma, self.C).fit(X, y, K=K)
             y_new = np.where(svm.f_train_ >= 0, 1.0, -1.0)
             y_new[s] = 1.0
             if np.array_equal(y_new, y):
@@ -361,7 +259,7 @@ class ILUISVM(PUClassifier):
 
 # --------------------------------------------------------------------------- NB + BSVM
 class NBBSVM(PUClassifier):
-    """Biased SVM (Liu et al. 2003) on NB-initialised labels (digest section 8.2).
+    """Biased SVM (Liu et al. 2003) on NB-initialised labels (NB + BSVM of Table 2).
 
     NB labels split the training rows into a positive set (P and the U rows NB calls
     positive) and a negative set. An RBF SVM with costs ``C_plus`` on positive errors and
@@ -409,7 +307,7 @@ class NBBSVM(PUClassifier):
             for cp_ in self.C_plus_grid:
                 for ratio in self.ratio_grid:
                     cw = {1: float(cp_), -1: float(cp_) * float(ratio)}
-                    svm = _KernelSVC(self.sigma, 1.0, class_weight=cw).fit(
+                    svm = KernelSVC(self.sigma, 1.0, class_weight=cw).fit(
                         X[tr], y[tr], K=K[np.ix_(tr, tr)])
                     f = svm.decision_function(X[va])
                     pred = f >= 0
@@ -423,7 +321,7 @@ class NBBSVM(PUClassifier):
                     float(self.ratio_grid[0])}
         self.class_weight_ = best
         self.criterion_ = float(best_crit)
-        self.svm_ = _KernelSVC(self.sigma, 1.0, class_weight=best).fit(X, y, K=K)
+        self.svm_ = KernelSVC(self.sigma, 1.0, class_weight=best).fit(X, y, K=K)
         self.n_features_in_ = X.shape[1]
         return self
 
@@ -435,7 +333,7 @@ class NBBSVM(PUClassifier):
 
 # --------------------------------------------------------------------------- NB family
 class GaussianNBPU(PUClassifier):
-    """Gaussian NB on P (+1) vs U treated as negative (-1), empirical priors (section 8.4)."""
+    """Gaussian NB on P (+1) vs U treated as negative (-1), empirical priors (Table 3's NB)."""
 
     def fit(self, X, s):
         """Fit on ``(X, s)``. Returns ``self``."""

@@ -1,9 +1,10 @@
 """The papers' published numbers, as CSV package data.
 
-One file per paper (``usmo.csv``, ``mcls.csv``, ``wellsvm.csv``, ``tsgsu.csv``) with
-columns ``paper, artifact, row, column, value, spread, note``: ``row``/``column`` are
-the cell's labels as printed in the paper, ``value`` the printed number (empty when the
-paper gives none), ``spread`` the printed ``±`` part.
+One file per paper, ``<paper>.csv`` (the paper's id: ``usmo.csv``, ``mcls.csv``, ...; a new
+paper adds its file and nothing else), with columns
+``paper, artifact, row, column, value, spread, note``: ``row``/``column`` are the cell's
+labels as printed in the paper, ``value`` the printed number (empty when the paper gives
+none), ``spread`` the printed ``±`` part.
 """
 
 from __future__ import annotations
@@ -12,14 +13,18 @@ from importlib import resources
 
 import pandas as pd
 
-PAPERS = ("usmo", "mcls", "wellsvm", "tsgsu")
 COLUMNS = ["paper", "artifact", "row", "column", "value", "spread", "note"]
 
 
 def available() -> list[str]:
-    """Papers whose published numbers ship with the package."""
+    """Papers whose published numbers ship with the package: the stems of its ``*.csv``
+    files, sorted."""
     root = resources.files(__package__)
-    return [p for p in PAPERS if root.joinpath(f"{p}.csv").is_file()]
+    return sorted(f.name[:-4] for f in root.iterdir() if f.name.endswith(".csv") and f.is_file())
+
+
+#: the papers whose published numbers ship with the package (:func:`available`)
+PAPERS = tuple(available())
 
 
 def load(paper: str, artifact: str | None = None) -> pd.DataFrame:

@@ -1,15 +1,11 @@
-"""cvxpy reference formulations of the package's optimisation problems (cross-checks)."""
+"""cvxpy reference formulations of the package's optimisation problems (cross-checks).
 
-from .lssvm import lssvc_reference
-from .qp import QPResult, ReferenceSolverError, make_psd, solve_qp, svm_dual_qp
-from .usmo import (
-    usmo_dual_reference,
-    usmo_kkt_violation,
-    usmo_primal_objective,
-    usmo_primal_reference,
-)
+One submodule per problem (``reference/<paper>.py``, and the generic ``qp``). Every name in a
+submodule's ``__all__`` is importable from here (``from weaklabel.reference import
+solve_qp``); the submodule is imported on first use (:mod:`weaklabel._exports`), so this file
+lists no paper.
+"""
 
-__all__ = ["lssvc_reference", "QPResult", "ReferenceSolverError", "make_psd", "solve_qp",
-           "svm_dual_qp",
-           "usmo_dual_reference", "usmo_kkt_violation", "usmo_primal_objective",
-           "usmo_primal_reference"]
+from .._exports import install as _install
+
+_install(__name__)

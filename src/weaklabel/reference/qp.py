@@ -21,6 +21,8 @@ import numpy as np
 
 from .._validation import check_matrix, check_vector
 
+__all__ = ["QPResult", "ReferenceSolverError", "make_psd", "solve_qp", "svm_dual_qp"]
+
 #: statuses accepted as a solution
 _OK = {cp.OPTIMAL}
 

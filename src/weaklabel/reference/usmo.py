@@ -3,10 +3,11 @@
 Equation numbers refer to the digest ``../shared/papers/usmo.md``. With
 ``c1 = pi / (2 lam p)`` and ``c2 = 1 / (2 lam n)``:
 
-- dual (6), variables ``(sigma, delta)``::
+- dual (6), variables ``(dual, delta)``, one pair per unlabelled sample (``dual`` is the
+  paper's σ)::
 
-      min 1/2 sigma' K_UU sigma - c1 1_p' K_PU sigma - 1/2 1' delta
-      s.t. sum(sigma) = c1 p,  sigma + delta/2 <= c2,  sigma - delta/2 >= 0,  0 <= delta <= c2
+      min 1/2 dual' K_UU dual - c1 1_p' K_PU dual - 1/2 1' delta
+      s.t. sum(dual) = c1 p,  dual + delta/2 <= c2,  dual - delta/2 >= 0,  0 <= delta <= c2
 
 - primal (5), variables ``(alpha, xi, beta)``::
 
@@ -38,10 +39,10 @@ class USMODualReference:
 
     ``beta`` is the bias, recovered as the multiplier of the equality constraint
     (``beta = -y_eq`` in cvxpy's sign convention; checked against (16) in the tests).
-    ``F`` are the bias-free outputs ``f(x_u) - beta`` at ``sigma``.
+    ``F`` are the bias-free outputs ``f(x_u) - beta`` at ``dual``.
     """
 
-    sigma: np.ndarray
+    dual: np.ndarray
     delta: np.ndarray
     objective: float
     beta: float
@@ -84,10 +85,10 @@ def _setup(Xp, Xu, kernel, lam, pi):
 
 def usmo_dual_reference(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, solver="CLARABEL",
                         **solver_opts) -> USMODualReference:
-    """Solve the dual (6) in ``(sigma, delta)`` with :func:`weaklabel.reference.solve_qp`.
+    """Solve the dual (6) in ``(dual, delta)`` with :func:`weaklabel.reference.solve_qp`.
 
     ``P = blockdiag(K_UU, 0)``, ``q = [-c1 K_UP 1_p, -1/2 1_n]``; the redundant
-    ``delta <= c2`` and the implied ``0 <= sigma <= c2`` are passed as bounds.
+    ``delta <= c2`` and the implied ``0 <= dual <= c2`` are passed as bounds.
     """
     Xp, Xu, k, c1, c2 = _setup(Xp, Xu, kernel, lam, pi)
     p, n = Xp.shape[0], Xu.shape[0]
@@ -102,10 +103,10 @@ def usmo_dual_reference(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, solver="CL
     h = np.concatenate([np.full(n, c2), np.zeros(n)])
     res = solve_qp(P, q, A=A, b=[c1 * p], G=G, h=h, lb=np.zeros(2 * n),
                    ub=np.full(2 * n, c2), solver=solver, **solver_opts)
-    sigma, delta = res.x[:n].copy(), res.x[n:].copy()
+    dual, delta = res.x[:n].copy(), res.x[n:].copy()
     y = float(res.y_eq[0])
-    F = c1 * Kup1 - Kuu @ sigma
-    return USMODualReference(sigma=sigma, delta=delta, objective=res.objective, beta=-y,
+    F = c1 * Kup1 - Kuu @ dual
+    return USMODualReference(dual=dual, delta=delta, objective=res.objective, beta=-y,
                              seconds=res.seconds, c1=c1, c2=c2, F=F, y_eq=y,
                              status=res.status)
 
@@ -156,13 +157,13 @@ def usmo_primal_objective(K, p: int, c1: float, c2: float, alpha, beta: float) -
     return float(-c1 * Ka[:p].sum() - c1 * p * beta + c2 * xi.sum() + 0.5 * alpha @ Ka)
 
 
-def usmo_kkt_violation(sigma, F, c2, *, bound_tol: float = 0.0) -> float:
+def usmo_kkt_violation(dual, F, c2, *, bound_tol: float = 0.0) -> float:
     """Complete-rule KKT violation ``max(0, -(min up + min dn))`` of any solution of (6).
 
-    ``F_u = f(x_u) - beta`` are the bias-free outputs (``c1 K_UP 1 - K_UU sigma``).
-    ``bound_tol`` (times ``c2``) treats ``sigma`` that close to ``0``, ``c2/2`` or ``c2`` as
+    ``F_u = f(x_u) - beta`` are the bias-free outputs (``c1 K_UP 1 - K_UU dual``).
+    ``bound_tol`` (times ``c2``) treats ``dual`` that close to ``0``, ``c2/2`` or ``c2`` as
     being there, which is needed for interior-point solutions. See digest section 2.6.
     """
     from ..solvers.usmo import kkt_violation
 
-    return kkt_violation(sigma, F, c2, bound_tol=bound_tol)
+    return kkt_violation(dual, F, c2, bound_tol=bound_tol)

@@ -1,12 +1,13 @@
 """Numba solvers on plain arrays (no scikit-learn estimators here).
 
-- :func:`usmo`: USMO for kernel PU learning with the double hinge loss (Sansone et al. 2019).
-- :mod:`weaklabel.solvers.lssvm`: LS-SVC as a factorised linear system (MCLS, Chaudhari and
-  Shevade 2012).
+One submodule per solver (``solvers/<paper>.py``, and the shared ``smo``, ``lssvm``,
+``ramp``). Every name in a submodule's ``__all__`` is importable from here
+(``from weaklabel.solvers import usmo, USMOResult``); the submodule is imported on first use
+(:mod:`weaklabel._exports`), so this file lists no paper. A submodule that exports its own
+name gives the package attribute that object: ``weaklabel.solvers.usmo`` is the function
+:func:`weaklabel.solvers.usmo.usmo` (and ``weaklabel.solvers.smo`` the function ``smo``).
 """
 
-from .lssvm import KernelEigen, LSSVCFactor, mcls_loop
-from .usmo import USMOResult, usmo, usmo_decision_function
+from .._exports import install as _install
 
-__all__ = ["LSSVCFactor", "KernelEigen", "mcls_loop", "USMOResult", "usmo",
-           "usmo_decision_function"]
+_install(__name__)

@@ -5,28 +5,30 @@ Equation numbers refer to the digest ``../shared/papers/usmo.md`` (PDF numbering
 
 Problem
 -------
-With ``c1 = pi / (2 lam p)`` and ``c2 = 1 / (2 lam n)`` the dual (6), in the reduced form of
-digest section 1.7 (``delta = 2 min(sigma, c2 - sigma)``, Lemma 1), is::
+``dual`` holds the dual variables of the unlabelled samples, one per sample (the paper's
+σ_u; ``sigma`` is the Gaussian kernel width everywhere in this package). With
+``c1 = pi / (2 lam p)`` and ``c2 = 1 / (2 lam n)`` the dual (6), in the reduced form of
+digest section 1.7 (``delta = 2 min(dual, c2 - dual)``, Lemma 1), is::
 
-    min_sigma  1/2 sigma' K_UU sigma - c1 (K_UP 1_p)' sigma - sum_u min(sigma_u, c2 - sigma_u)
-    s.t.       sum_u sigma_u = c1 p,   0 <= sigma_u <= c2.
+    min_dual   1/2 dual' K_UU dual - c1 (K_UP 1_p)' dual - sum_u min(dual_u, c2 - dual_u)
+    s.t.       sum_u dual_u = c1 p,   0 <= dual_u <= c2.
 
-The classifier is ``f(x) = c1 sum_P k(x, x_i) - sum_U sigma_u k(x, x_u) + beta`` (Eq. (7)).
+The classifier is ``f(x) = c1 sum_P k(x, x_i) - sum_U dual_u k(x, x_u) + beta`` (Eq. (7)).
 
 Algorithm (digest section 2)
 ----------------------------
-State: ``sigma`` and the LIBSVM-style function cache ``F_u = f(x_u) - beta`` for *all*
-unlabelled samples (O(n) memory), ``F = G - K_UU sigma`` with the constant part
+State: ``dual`` and the LIBSVM-style function cache ``F_u = f(x_u) - beta`` for *all*
+unlabelled samples (O(n) memory), ``F = G - K_UU dual`` with the constant part
 ``G_u = c1 sum_P k(x_u, x_i)`` computed once in O(p n d) without storing ``K_UP``.
 Kernel rows of the unlabelled set come only from the shared LRU row cache
 (:func:`weaklabel.kernels.cache_get_row`), so memory is linear in ``n``.
 
 * Two-variable step: Table I (with the ``/ eta`` typo fixed), all four cases, clipping to each
   case's interval, best case by ``phi`` (section 2.4), accepted only when ``phi`` strictly
-  decreases; ``eta <= 1e-12`` compares the interval end points (section 2.5); sigma values
+  decreases; ``eta <= 1e-12`` compares the interval end points (section 2.5); dual values
   within ``1e-12 c2`` of ``{0, c2/2, c2}`` are snapped.
-* Slopes (section 2.6): ``up_u = -F_u + (-1 if sigma_u < c2/2 else +1)`` (``sigma_u < c2``),
-  ``dn_u = F_u + (+1 if sigma_u <= c2/2 else -1)`` (``sigma_u > 0``). ``(i, j)`` is violating
+* Slopes (section 2.6): ``up_u = -F_u + (-1 if dual_u < c2/2 else +1)`` (``dual_u < c2``),
+  ``dn_u = F_u + (+1 if dual_u <= c2/2 else -1)`` (``dual_u > 0``). ``(i, j)`` is violating
   iff ``up_i + dn_j < -tau``.
 * ``stopping="complete"``: stop when ``min up + min dn >= -tau``, i.e. the three conditions
   (13) plus the missing fourth ``m3max - m3min <= 2 + tau`` (digest sections 1.8, 8.6).
@@ -36,13 +38,13 @@ Kernel rows of the unlabelled set come only from the shared LRU row cache
 * Working set, complete rule: the first index is the examined sample (whole-set pass) or
   ``argmin up`` (non-bound pass); the partner is chosen with LIBSVM's second-order rule (WSS2,
   Fan, Chen, Lin 2005) among the *violating* candidates: maximise ``b^2 / eta`` where
-  ``b = -(up_i + dn_j) > tau`` is the slope along ``sigma_i up, sigma_j down`` and
+  ``b = -(up_i + dn_j) > tau`` is the slope along ``dual_i up, dual_j down`` and
   ``eta = k_ii + k_jj - 2 k_ij`` its curvature (so ``b^2 / (2 eta)`` is the decrease of the
   quadratic model). When ``eta <= 1e-12`` it is replaced by ``1e-12`` (LIBSVM's ``TAU``): the
   model decrease is then unbounded and such pairs are ranked first-order, by ``b``.
 * Passes (section 2.7): strict alternation of whole-set passes (every sample examined in
   order, Platt-style ``examineExample``) and non-bound passes (pairs from the non-bound set
-  ``0 < sigma < c2, sigma != c2/2`` until it is tau-optimal or a step fails); the first pass
+  ``0 < dual < c2, dual != c2/2`` until it is tau-optimal or a step fails); the first pass
   is whole-set; the solver stops after a whole-set pass that changes nothing.
 * Bias (16): mean over non-bound samples of ``-1 - F_u`` (lower half) or ``1 - F_u`` (upper
   half); the midpoint of the KKT interval when there is none (sections 2.9, 8.6).
@@ -120,7 +122,7 @@ def _is_special(s, c2):
 
 @nb.njit(cache=True, nogil=True)
 def _delta_phi(t, si, sj, Fi, Fj, eta, c2, h0):
-    """Change of the objective of (8) when ``sigma_j += t``, ``sigma_i -= t`` (section 2.4)."""
+    """Change of the objective of (8) when ``dual_j += t``, ``dual_i -= t`` (section 2.4)."""
     return (Fi - Fj) * t + 0.5 * eta * t * t + _h(si - t, c2) + _h(sj + t, c2) - h0
 
 
@@ -128,8 +130,8 @@ def _delta_phi(t, si, sj, Fi, Fj, eta, c2, h0):
 def take_step(si, sj, Fi, Fj, kii, kjj, kij, c2):
     """Analytic solution of the two-variable subproblem (8), Table I (digest section 2.4).
 
-    Returns ``(accepted, sigma_i_new, sigma_j_new)``. The four cases (i upper/lower half,
-    j upper/lower half) each give ``sigma_j = sigma_j_old + (F_j - F_i + s) / eta`` with
+    Returns ``(accepted, dual_i_new, dual_j_new)``. The four cases (i upper/lower half,
+    j upper/lower half) each give ``dual_j = dual_j_old + (F_j - F_i + s) / eta`` with
     ``s = 0, +2, -2, 0`` clipped to the case's interval; with ``eta <= 1e-12`` the interval's
     end points are compared. The best case by ``phi`` is taken only if it strictly decreases
     ``phi`` (section 2.5).
@@ -184,7 +186,7 @@ def take_step(si, sj, Fi, Fj, kii, kjj, kij, c2):
 
 
 @nb.njit(cache=True, nogil=True)
-def _extremes(sigma, F, c2, ext, iext):
+def _extremes(dual, F, c2, ext, iext):
     """Extremes of the slopes (complete rule) and critical values (13) (paper rule)."""
     half = 0.5 * c2
     inf = np.inf
@@ -202,8 +204,8 @@ def _extremes(sigma, F, c2, ext, iext):
     ext[_M2MIN_NB] = inf
     ext[_M3MIN_NB] = inf
     ext[_M3MAX_NB] = -inf
-    for u in range(sigma.shape[0]):
-        s = sigma[u]
+    for u in range(dual.shape[0]):
+        s = dual[u]
         f = F[u]
         inner = s > 0.0 and s < c2
         nb_ = inner and s != half
@@ -264,14 +266,14 @@ def _dn(s, f, c2):
 
 
 @nb.njit(cache=True, nogil=True)
-def _partner_dn(i, row_i, diag, sigma, F, c2, tau, nb_only):
-    """Second-order choice of ``j`` (sigma_j decreases) for a fixed ``i`` (sigma_i increases)."""
+def _partner_dn(i, row_i, diag, dual, F, c2, tau, nb_only):
+    """Second-order choice of ``j`` (dual_j decreases) for a fixed ``i`` (dual_i increases)."""
     half = 0.5 * c2
-    up_i = _up(sigma[i], F[i], c2)
+    up_i = _up(dual[i], F[i], c2)
     best, best_gain = -1, -1.0
     kii = diag[i]
-    for v in range(sigma.shape[0]):
-        s = sigma[v]
+    for v in range(dual.shape[0]):
+        s = dual[v]
         if s <= 0.0:
             continue
         if nb_only and (s >= c2 or s == half):
@@ -290,14 +292,14 @@ def _partner_dn(i, row_i, diag, sigma, F, c2, tau, nb_only):
 
 
 @nb.njit(cache=True, nogil=True)
-def _partner_up(j, row_j, diag, sigma, F, c2, tau, nb_only):
-    """Second-order choice of ``i`` (sigma_i increases) for a fixed ``j`` (sigma_j decreases)."""
+def _partner_up(j, row_j, diag, dual, F, c2, tau, nb_only):
+    """Second-order choice of ``i`` (dual_i increases) for a fixed ``j`` (dual_j decreases)."""
     half = 0.5 * c2
-    dn_j = _dn(sigma[j], F[j], c2)
+    dn_j = _dn(dual[j], F[j], c2)
     best, best_gain = -1, -1.0
     kjj = diag[j]
-    for v in range(sigma.shape[0]):
-        s = sigma[v]
+    for v in range(dual.shape[0]):
+        s = dual[v]
         if s >= c2:
             continue
         if nb_only and (s <= 0.0 or s == half):
@@ -316,26 +318,26 @@ def _partner_up(j, row_j, diag, sigma, F, c2, tau, nb_only):
 
 
 @nb.njit(cache=True, nogil=True)
-def _update_pair(i, j, Xu, code, params, diag, sigma, F, c2, data, slot_of, row_of, stamp,
+def _update_pair(i, j, Xu, code, params, diag, dual, F, c2, data, slot_of, row_of, stamp,
                  clock, ext, iext, stats):
     """Step on the pair ``(i, j)``; update ``F`` with the two cached rows (Eq. (15))."""
     if i == j:
         return False
     si = cache_get_row(i, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
     sj = cache_get_row(j, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
-    ok, ni, nj = take_step(sigma[i], sigma[j], F[i], F[j], diag[i], diag[j], data[si, j], c2)
+    ok, ni, nj = take_step(dual[i], dual[j], F[i], F[j], diag[i], diag[j], data[si, j], c2)
     if not ok:
         stats[1] += 1
         return False
-    di = ni - sigma[i]
-    dj = nj - sigma[j]
-    sigma[i] = ni
-    sigma[j] = nj
+    di = ni - dual[i]
+    dj = nj - dual[j]
+    dual[i] = ni
+    dual[j] = nj
     ri = data[si]
     rj = data[sj]
     for u in range(F.shape[0]):
         F[u] -= di * ri[u] + dj * rj[u]
-    _extremes(sigma, F, c2, ext, iext)
+    _extremes(dual, F, c2, ext, iext)
     stats[0] += 1
     return True
 
@@ -372,13 +374,13 @@ def _paper_partner(u, s, f, c2, tau, ext, iext, nb_only):
 
 
 @nb.njit(cache=True, nogil=True)
-def _whole_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_of, row_of, stamp,
+def _whole_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, row_of, stamp,
                 clock, ext, iext, stats):
     """One whole-set pass: examine every sample in order (section 2.7). Returns #updates."""
-    n = sigma.shape[0]
+    n = dual.shape[0]
     changed = 0
     for u in range(n):
-        s = sigma[u]
+        s = dual[u]
         f = F[u]
         if mode == COMPLETE:
             vu = -np.inf
@@ -392,10 +394,10 @@ def _whole_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_of, 
             su = cache_get_row(u, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
             if vu >= vd:
                 i = u
-                j = _partner_dn(u, data[su], diag, sigma, F, c2, tau, False)
+                j = _partner_dn(u, data[su], diag, dual, F, c2, tau, False)
             else:
                 j = u
-                i = _partner_up(u, data[su], diag, sigma, F, c2, tau, False)
+                i = _partner_up(u, data[su], diag, dual, F, c2, tau, False)
             if i < 0 or j < 0:
                 continue
         else:
@@ -403,14 +405,14 @@ def _whole_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_of, 
             if partner < 0 or partner == u:
                 continue
             i, j = partner, u
-        if _update_pair(i, j, Xu, code, params, diag, sigma, F, c2, data, slot_of, row_of,
+        if _update_pair(i, j, Xu, code, params, diag, dual, F, c2, data, slot_of, row_of,
                         stamp, clock, ext, iext, stats):
             changed += 1
     return changed
 
 
 @nb.njit(cache=True, nogil=True)
-def _nonbound_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_of, row_of,
+def _nonbound_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, row_of,
                    stamp, clock, ext, iext, stats, max_updates):
     """One non-bound pass: pairs from the non-bound set until it is tau-optimal (section 2.7)."""
     changed = 0
@@ -420,7 +422,7 @@ def _nonbound_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_o
                 break
             i = iext[_MINUP_NB]
             si = cache_get_row(i, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
-            j = _partner_dn(i, data[si], diag, sigma, F, c2, tau, True)
+            j = _partner_dn(i, data[si], diag, dual, F, c2, tau, True)
             if j < 0:
                 break
         else:
@@ -436,7 +438,7 @@ def _nonbound_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_o
                 i, j = iext[_M3MAX_NB], iext[_M2MIN_NB]
             else:
                 i, j = iext[_M1MAX_NB], iext[_M2MIN_NB]
-        if not _update_pair(i, j, Xu, code, params, diag, sigma, F, c2, data, slot_of, row_of,
+        if not _update_pair(i, j, Xu, code, params, diag, dual, F, c2, data, slot_of, row_of,
                             stamp, clock, ext, iext, stats):
             break
         changed += 1
@@ -444,15 +446,15 @@ def _nonbound_pass(mode, Xu, code, params, diag, sigma, F, c2, tau, data, slot_o
 
 
 @nb.njit(cache=True, nogil=True)
-def _initial_outputs(Xu, code, params, sigma, G):
-    """``F = G - K_UU sigma`` without the Gram matrix (symmetric loop, n^2/2 kernel values)."""
+def _initial_outputs(Xu, code, params, dual, G):
+    """``F = G - K_UU dual`` without the Gram matrix (symmetric loop, n^2/2 kernel values)."""
     n = Xu.shape[0]
     F = G.copy()
     for u in range(n):
-        su = sigma[u]
+        su = dual[u]
         F[u] -= su * kernel_value(Xu[u], Xu[u], code, params)
         for v in range(u + 1, n):
-            sv = sigma[v]
+            sv = dual[v]
             if su == 0.0 and sv == 0.0:
                 continue
             k = kernel_value(Xu[u], Xu[v], code, params)
@@ -462,8 +464,8 @@ def _initial_outputs(Xu, code, params, sigma, G):
 
 
 @nb.njit(cache=True, nogil=True)
-def _decision_core(X, Xp, Xu, sigma, c1, beta, code, params):
-    nz = np.nonzero(sigma)[0]
+def _decision_core(X, Xp, Xu, dual, c1, beta, code, params):
+    nz = np.nonzero(dual)[0]
     out = np.empty(X.shape[0])
     for r in range(X.shape[0]):
         x = X[r]
@@ -473,13 +475,13 @@ def _decision_core(X, Xp, Xu, sigma, c1, beta, code, params):
         acc *= c1
         for t in range(nz.shape[0]):
             v = nz[t]
-            acc -= sigma[v] * kernel_value(x, Xu[v], code, params)
+            acc -= dual[v] * kernel_value(x, Xu[v], code, params)
         out[r] = acc + beta
     return out
 
 
 # --------------------------------------------------------------------------- helpers
-def kkt_violation(sigma, F, c2, *, bound_tol: float = 0.0) -> float:
+def kkt_violation(dual, F, c2, *, bound_tol: float = 0.0) -> float:
     """Complete-rule violation ``max(0, -(min up + min dn))`` (digest section 2.6).
 
     Zero iff the four conditions (13) + ``m3max - m3min <= 2`` hold, i.e. iff a bias
@@ -487,25 +489,25 @@ def kkt_violation(sigma, F, c2, *, bound_tol: float = 0.0) -> float:
     values that close to ``0``, ``c2/2`` or ``c2`` as being there, for solutions of interior
     point solvers.
     """
-    sigma = np.asarray(sigma, dtype=float)
+    dual = np.asarray(dual, dtype=float)
     F = np.asarray(F, dtype=float)
     eps = bound_tol * c2
     half = 0.5 * c2
-    can_up = sigma < c2 - eps
-    can_dn = sigma > eps
-    up = np.where(sigma < half - eps, -F - 1.0, -F + 1.0)
-    dn = np.where(sigma <= half + eps, F + 1.0, F - 1.0)
+    can_up = dual < c2 - eps
+    can_dn = dual > eps
+    up = np.where(dual < half - eps, -F - 1.0, -F + 1.0)
+    dn = np.where(dual <= half + eps, F + 1.0, F - 1.0)
     if not can_up.any() or not can_dn.any():
         return 0.0
     return float(max(0.0, -(up[can_up].min() + dn[can_dn].min())))
 
 
-def paper_rule_violation(sigma, F, c2) -> float:
+def paper_rule_violation(dual, F, c2) -> float:
     """Largest of the three quantities (13) (the paper's incomplete rule), clipped at 0."""
-    sigma = np.asarray(sigma, dtype=float)
+    dual = np.asarray(dual, dtype=float)
     F = np.asarray(F, dtype=float)
     half = 0.5 * c2
-    d1, d2, d3 = sigma < half, sigma > half, (sigma > 0) & (sigma < c2)
+    d1, d2, d3 = dual < half, dual > half, (dual > 0) & (dual < c2)
     m1max = F[d1].max() if d1.any() else -np.inf
     m2min = F[d2].min() if d2.any() else np.inf
     m3min = F[d3].min() if d3.any() else np.inf
@@ -513,46 +515,46 @@ def paper_rule_violation(sigma, F, c2) -> float:
     return float(max(0.0, m1max - m3min, m3max - m2min, m1max - m2min + 2.0))
 
 
-def bias_interval(sigma, F, c2, *, tol: float = _NB_TOL) -> tuple[float, float]:
-    """Interval ``[lo, hi]`` of the biases ``beta`` that satisfy the KKT conditions at ``sigma``.
+def bias_interval(dual, F, c2, *, tol: float = _NB_TOL) -> tuple[float, float]:
+    """Interval ``[lo, hi]`` of the biases ``beta`` that satisfy the KKT conditions at ``dual``.
 
     Each unlabelled sample constrains ``f = F + beta`` through its multiplier (digest
-    sections 2.9, 8.6): ``sigma = 0`` gives ``f <= -1``; ``0 < sigma < c2/2`` gives ``f = -1``;
-    ``sigma = c2/2`` gives ``-1 <= f <= 1``; ``c2/2 < sigma < c2`` gives ``f = 1``;
-    ``sigma = c2`` gives ``f >= 1`` (``tol`` is relative to ``c2``). When a non-bound sample
+    sections 2.9, 8.6): ``dual = 0`` gives ``f <= -1``; ``0 < dual < c2/2`` gives ``f = -1``;
+    ``dual = c2/2`` gives ``-1 <= f <= 1``; ``c2/2 < dual < c2`` gives ``f = 1``;
+    ``dual = c2`` gives ``f >= 1`` (``tol`` is relative to ``c2``). When a non-bound sample
     exists the interval is (up to solver accuracy) a single point; when every sample is at a
     bound the optimal bias is not unique and any ``beta`` in the interval gives the same
-    primal value (5). ``lo > hi`` only through the inexactness of ``sigma``.
+    primal value (5). ``lo > hi`` only through the inexactness of ``dual``.
     """
-    sigma = np.asarray(sigma, dtype=float)
+    dual = np.asarray(dual, dtype=float)
     F = np.asarray(F, dtype=float)
     half, eps = 0.5 * c2, tol * c2
-    zero, full = sigma <= eps, sigma >= c2 - eps
-    mid = np.abs(sigma - half) <= eps
-    low_nb = ~zero & ~mid & (sigma < half)   # f = -1
-    up_nb = ~full & ~mid & (sigma > half)    # f = +1
+    zero, full = dual <= eps, dual >= c2 - eps
+    mid = np.abs(dual - half) <= eps
+    low_nb = ~zero & ~mid & (dual < half)   # f = -1
+    up_nb = ~full & ~mid & (dual > half)    # f = +1
     ub = np.concatenate([-1.0 - F[zero | low_nb], 1.0 - F[mid | up_nb]])
     lb = np.concatenate([1.0 - F[full | up_nb], -1.0 - F[mid | low_nb]])
     return (float(lb.max()) if lb.size else -np.inf, float(ub.min()) if ub.size else np.inf)
 
 
-def bias_from_F(sigma, F, c2, *, nb_tol: float = _NB_TOL) -> float:
+def bias_from_F(dual, F, c2, *, nb_tol: float = _NB_TOL) -> float:
     """Bias ``beta`` by Eq. (16), with the KKT-interval midpoint fallback (sections 2.9, 8.6).
 
     Non-bound samples are those with ``nb_tol c2 < delta_u < c2 - nb_tol c2`` (the official
     code uses an absolute ``1e-8``; a relative tolerance keeps the rule scale-free). Without
     any, ``beta`` is the midpoint of :func:`bias_interval` (one end if the other is infinite).
     """
-    sigma = np.asarray(sigma, dtype=float)
+    dual = np.asarray(dual, dtype=float)
     F = np.asarray(F, dtype=float)
     half = 0.5 * c2
-    delta = 2.0 * np.minimum(sigma, c2 - sigma)
+    delta = 2.0 * np.minimum(dual, c2 - dual)
     eps = nb_tol * c2
     nbm = (delta > eps) & (delta < c2 - eps)
     if nbm.any():
-        b = np.where(sigma[nbm] < half, -1.0 - F[nbm], 1.0 - F[nbm])
+        b = np.where(dual[nbm] < half, -1.0 - F[nbm], 1.0 - F[nbm])
         return float(b.mean())
-    lo, hi = bias_interval(sigma, F, c2, tol=nb_tol)
+    lo, hi = bias_interval(dual, F, c2, tol=nb_tol)
     if np.isfinite(lo) and np.isfinite(hi):
         return float(0.5 * (lo + hi))
     if np.isfinite(lo):
@@ -562,20 +564,20 @@ def bias_from_F(sigma, F, c2, *, nb_tol: float = _NB_TOL) -> float:
     return 0.0  # pragma: no cover - n >= 1 always gives one bound
 
 
-def dual_objective(sigma, Kuu, Kup1, c1, c2) -> float:
-    """Value of the dual (6) at ``(sigma, delta = 2 min(sigma, c2 - sigma))``.
+def dual_objective(dual, Kuu, Kup1, c1, c2) -> float:
+    """Value of the dual (6) at ``(dual, delta = 2 min(dual, c2 - dual))``.
 
-    ``1/2 sigma' K_UU sigma - c1 (K_UP 1_p)' sigma - 1/2 1' delta`` with ``Kup1 = K_UP 1_p``.
+    ``1/2 dual' K_UU dual - c1 (K_UP 1_p)' dual - 1/2 1' delta`` with ``Kup1 = K_UP 1_p``.
     """
-    sigma = np.asarray(sigma, dtype=float)
-    delta = 2.0 * np.minimum(sigma, c2 - sigma)
-    return float(0.5 * sigma @ (Kuu @ sigma) - c1 * (Kup1 @ sigma) - 0.5 * delta.sum())
+    dual = np.asarray(dual, dtype=float)
+    delta = 2.0 * np.minimum(dual, c2 - dual)
+    return float(0.5 * dual @ (Kuu @ dual) - c1 * (Kup1 @ dual) - 0.5 * delta.sum())
 
 
-def _objective_from_F(sigma, F, G, c2) -> float:
-    # sigma' K sigma = sigma' (G - F);  c1 (K_UP 1)' sigma = sigma' G
-    delta = 2.0 * np.minimum(sigma, c2 - sigma)
-    return float(-0.5 * (sigma @ (G + F)) - 0.5 * delta.sum())
+def _objective_from_F(dual, F, G, c2) -> float:
+    # dual' K dual = dual' (G - F);  c1 (K_UP 1)' dual = dual' G
+    delta = 2.0 * np.minimum(dual, c2 - dual)
+    return float(-0.5 * (dual @ (G + F)) - 0.5 * delta.sum())
 
 
 # --------------------------------------------------------------------------- public API
@@ -585,14 +587,17 @@ class USMOResult:
 
     Attributes
     ----------
-    sigma, delta : arrays (n,)
-        Dual solution of (6); ``delta = 2 min(sigma, c2 - sigma)`` (Lemma 1).
+    dual : array (n,)
+        The dual variables of (6), one per unlabelled sample, in ``[0, c2]`` (the paper's
+        σ_u; the classifier weighs ``k(x, x_u)`` by ``-dual_u``).
+    delta : array (n,)
+        The other half of the dual solution, ``delta = 2 min(dual, c2 - dual)`` (Lemma 1).
     c1, c2 : float
         ``pi / (2 lam p)`` and ``1 / (2 lam n)``.
     beta : float
         Bias by (16) (midpoint fallback).
     alpha_p : float
-        Weight ``c1`` of every labelled positive (Eq. (7)); ``alpha_u = -sigma_u``.
+        Weight ``c1`` of every labelled positive (Eq. (7)); ``alpha_u = -dual_u``.
     dual_objective : float
         Value of (6).
     passes, pair_updates : int
@@ -604,14 +609,14 @@ class USMOResult:
     trace : dict of arrays, one entry per pass
         ``seconds``, ``dual_objective``, ``n_changed``, ``kind`` (1 = whole-set,
         0 = non-bound), ``kkt_violation``.
-    init_sigma, init_beta : the initial point and its classifier (the "Init*" column).
+    init_dual, init_beta : the initial point and its classifier (the "Init*" column).
     init_seconds, solve_seconds : time of the initialisation and of the passes.
     kernel_rows_computed, cache_hits : LRU row-cache statistics.
     F : array (n,)
         Final bias-free outputs ``F_u = f(x_u) - beta``.
     """
 
-    sigma: np.ndarray
+    dual: np.ndarray
     delta: np.ndarray
     c1: float
     c2: float
@@ -623,7 +628,7 @@ class USMOResult:
     kkt_violation: float
     converged: bool
     trace: dict
-    init_sigma: np.ndarray
+    init_dual: np.ndarray
     init_beta: float
     init_seconds: float
     solve_seconds: float
@@ -642,7 +647,7 @@ class USMOResult:
                           & (self.delta < self.c2 - _NB_TOL * self.c2)))
 
     def __repr__(self) -> str:
-        return (f"USMOResult(n={self.sigma.shape[0]}, dual_objective={self.dual_objective:.10g}, "
+        return (f"USMOResult(n={self.dual.shape[0]}, dual_objective={self.dual_objective:.10g}, "
                 f"beta={self.beta:.6g}, passes={self.passes}, pair_updates={self.pair_updates}, "
                 f"kkt_violation={self.kkt_violation:.3g}, converged={self.converged})")
 
@@ -663,14 +668,14 @@ def _constant_part(Xp, Xu, k: Kernel, c1: float) -> np.ndarray:
     return kernel_rowsum(Xu, Xp, k.code, k.params, c1)
 
 
-def _outputs(Xu, k: Kernel, sigma, G) -> np.ndarray:
+def _outputs(Xu, k: Kernel, dual, G) -> np.ndarray:
     if k.code == LINEAR:
-        return G - Xu @ (Xu.T @ sigma)
-    return _initial_outputs(Xu, k.code, k.params, sigma, G)
+        return G - Xu @ (Xu.T @ dual)
+    return _initial_outputs(Xu, k.code, k.params, dual, G)
 
 
 def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="complete",
-         init="ocsvm", sigma0=None, cache_mb=200.0, max_passes=100_000, record_trace=True,
+         init="ocsvm", dual0=None, cache_mb=200.0, max_passes=100_000, record_trace=True,
          random_state=None) -> USMOResult:
     """Train the double-hinge PU classifier by USMO (digest section 2).
 
@@ -695,8 +700,8 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
         which can stop at a suboptimal point (digest sections 1.8, 7 #1).
     init : {"ocsvm", "trivial"}
         ``"ocsvm"``: the one-class-SVM ranking initialisation (17)-(18) with an exact
-        feasibility repair (section 2.10); ``"trivial"``: ``sigma_u = c1 p / n``.
-    sigma0 : array (n,), optional
+        feasibility repair (section 2.10); ``"trivial"``: ``dual_u = c1 p / n``.
+    dual0 : array (n,), optional
         An explicit initial point (overrides ``init``); it must satisfy the constraints up to
         rounding and is then repaired exactly.
     cache_mb : float
@@ -732,24 +737,24 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
     mode = COMPLETE if stopping == "complete" else PAPER
 
     t0 = time.perf_counter()
-    if sigma0 is not None:
-        sigma = _check_sigma0(sigma0, n, target, c2)
+    if dual0 is not None:
+        dual = _check_dual0(dual0, n, target, c2)
     else:
         check_choice(init, "init", {"ocsvm", "trivial"})
         if init == "trivial":
-            sigma = trivial_init(n, target, c2)
+            dual = trivial_init(n, target, c2)
         else:
-            sigma = ocsvm_init(Xp, Xu, k, pi, target, c2, random_state=random_state)
+            dual = ocsvm_init(Xp, Xu, k, pi, target, c2, random_state=random_state)
     G = _constant_part(Xp, Xu, k, c1)
     cache = KernelRowCache(Xu, kernel=k, cache_mb=cache_mb)
     if cache.holds_all_rows:
         # the budget holds all of K_UU: fill it once by symmetry (n^2/2 kernel values, as
         # many as F alone would cost) so that no pass ever computes a row again
-        F = G - cache.fill_all() @ sigma
+        F = G - cache.fill_all() @ dual
     else:
-        F = _outputs(Xu, k, sigma, G)
-    init_sigma = sigma.copy()
-    init_beta = bias_from_F(sigma, F, c2)
+        F = _outputs(Xu, k, dual, G)
+    init_dual = dual.copy()
+    init_beta = bias_from_F(dual, F, c2)
     init_seconds = time.perf_counter() - t0
 
     t1 = time.perf_counter()
@@ -757,8 +762,8 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
     ext = np.empty(12)
     iext = np.empty(12, dtype=np.int64)
     stats = np.zeros(2, dtype=np.int64)  # [pair updates, failed steps]
-    _extremes(sigma, F, c2, ext, iext)
-    args = (Xu, k.code, k.params, diag, sigma, F, c2, tau, cache.data, cache.slot_of,
+    _extremes(dual, F, c2, ext, iext)
+    args = (Xu, k.code, k.params, diag, dual, F, c2, tau, cache.data, cache.slot_of,
             cache.row_of, cache.stamp, cache.clock, ext, iext, stats)
     max_nb_updates = max(10_000, 100 * n)
     tr_sec, tr_obj, tr_ch, tr_kind, tr_kkt = [], [], [], [], []
@@ -775,18 +780,18 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
         passes += 1
         if record_trace:
             tr_sec.append(time.perf_counter() - ts)
-            tr_obj.append(_objective_from_F(sigma, F, G, c2))
+            tr_obj.append(_objective_from_F(dual, F, G, c2))
             tr_ch.append(changed)
             tr_kind.append(1 if whole else 0)
-            tr_kkt.append(kkt_violation(sigma, F, c2))
+            tr_kkt.append(kkt_violation(dual, F, c2))
         if whole and changed == 0:
             finished = True
             break
         whole = not whole
     solve_seconds = time.perf_counter() - t1
 
-    viol = kkt_violation(sigma, F, c2)
-    rule_viol = viol if mode == COMPLETE else paper_rule_violation(sigma, F, c2)
+    viol = kkt_violation(dual, F, c2)
+    rule_viol = viol if mode == COMPLETE else paper_rule_violation(dual, F, c2)
     converged = rule_viol <= tau
     if not converged and max_passes > 0:
         if finished:
@@ -797,8 +802,8 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
                 "degenerate at this tolerance; loosen tau.", ConvergenceWarning, stacklevel=2)
         else:
             warn_not_converged("usmo", max_passes, rule_viol)
-    beta = bias_from_F(sigma, F, c2)
-    delta = 2.0 * np.minimum(sigma, c2 - sigma)
+    beta = bias_from_F(dual, F, c2)
+    delta = 2.0 * np.minimum(dual, c2 - dual)
     trace = {
         "seconds": np.asarray(tr_sec, dtype=float),
         "dual_objective": np.asarray(tr_obj, dtype=float),
@@ -807,61 +812,61 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
         "kkt_violation": np.asarray(tr_kkt, dtype=float),
     }
     return USMOResult(
-        sigma=sigma, delta=delta, c1=c1, c2=c2, beta=beta, alpha_p=c1,
-        dual_objective=_objective_from_F(sigma, F, G, c2), passes=passes,
+        dual=dual, delta=delta, c1=c1, c2=c2, beta=beta, alpha_p=c1,
+        dual_objective=_objective_from_F(dual, F, G, c2), passes=passes,
         pair_updates=int(stats[0]), kkt_violation=viol, converged=bool(converged),
-        trace=trace, init_sigma=init_sigma, init_beta=init_beta, init_seconds=init_seconds,
+        trace=trace, init_dual=init_dual, init_beta=init_beta, init_seconds=init_seconds,
         solve_seconds=solve_seconds, kernel_rows_computed=cache.misses, cache_hits=cache.hits,
         F=F, stopping=stopping, tau=tau, failed_steps=int(stats[1]),
         info={"stalled": stalled, "cache_slots": cache.n_slots, "kernel": k, "lam": lam,
-              "pi": pi, "init": "sigma0" if sigma0 is not None else init},
+              "pi": pi, "init": "dual0" if dual0 is not None else init},
     )
 
 
-def _check_sigma0(sigma0, n, target, c2):
-    s = np.asarray(sigma0, dtype=float)
+def _check_dual0(dual0, n, target, c2):
+    s = np.asarray(dual0, dtype=float)
     if s.ndim != 1 or s.shape[0] != n:
-        raise ValueError(f"sigma0 must be a 1-D array of length n = {n} (rows of Xu), "
+        raise ValueError(f"dual0 must be a 1-D array of length n = {n} (rows of Xu), "
                          f"got shape {s.shape}.")
     if not np.all(np.isfinite(s)):
-        raise ValueError("sigma0 contains NaN or infinite values.")
+        raise ValueError("dual0 contains NaN or infinite values.")
     slack = 1e-8 * c2
     if s.min() < -slack or s.max() > c2 + slack:
-        raise ValueError(f"sigma0 must satisfy 0 <= sigma0 <= c2 = 1/(2 lam n) = {c2:.6g}.")
+        raise ValueError(f"dual0 must satisfy 0 <= dual0 <= c2 = 1/(2 lam n) = {c2:.6g}.")
     total = math.fsum(s)
     if abs(total - target) > 1e-6 * max(1.0, target):
-        raise ValueError(f"sigma0 must satisfy sum(sigma0) = c1 p = pi/(2 lam) = {target:.6g}, "
+        raise ValueError(f"dual0 must satisfy sum(dual0) = c1 p = pi/(2 lam) = {target:.6g}, "
                          f"got {total:.6g}.")
     return feasible_repair(np.clip(s, 0.0, c2), target, c2)
 
 
 def usmo_decision_function(result: USMOResult, Xp, Xu, X, kernel="linear", *,
                            init: bool = False) -> np.ndarray:
-    """``f(x) = c1 sum_P k(x, x_i) - sum_U sigma_u k(x, x_u) + beta`` (Eq. (7)).
+    """``f(x) = c1 sum_P k(x, x_i) - sum_U dual_u k(x, x_u) + beta`` (Eq. (7)).
 
-    Computed row by row in numba (only the non-zero ``sigma_u`` are visited), so no Gram
-    block is stored. ``init=True`` evaluates the initial classifier (``init_sigma``,
+    Computed row by row in numba (only the non-zero ``dual_u`` are visited), so no Gram
+    block is stored. ``init=True`` evaluates the initial classifier (``init_dual``,
     ``init_beta``: the "Init*" column). ``Xp``, ``Xu`` and ``kernel`` must be those of the fit.
     """
     k = make_kernel(kernel)
     Xp = check_matrix(Xp, "Xp", min_rows=1)
     Xu = check_matrix(Xu, "Xu", min_rows=1, n_features=Xp.shape[1])
     X = check_matrix(X, "X", min_rows=0, n_features=Xp.shape[1])
-    sigma = result.init_sigma if init else result.sigma
+    dual = result.init_dual if init else result.dual
     beta = result.init_beta if init else result.beta
-    if sigma.shape[0] != Xu.shape[0]:
-        raise ValueError(f"Xu has {Xu.shape[0]} rows but the result has {sigma.shape[0]} "
+    if dual.shape[0] != Xu.shape[0]:
+        raise ValueError(f"Xu has {Xu.shape[0]} rows but the result has {dual.shape[0]} "
                          "unlabelled weights; pass the Xu used in the fit.")
-    return double_hinge_decision(X, Xp, Xu, sigma, result.c1, beta, k)
+    return double_hinge_decision(X, Xp, Xu, dual, result.c1, beta, k)
 
 
-def double_hinge_decision(X, Xp, Xu, sigma, c1, beta, kernel) -> np.ndarray:
-    """``f(x) = c1 sum_P k(x, x_i) - sum_U sigma_u k(x, x_u) + beta`` for any dual point
-    ``sigma`` (USMO's, the reference QP's or the initial one), without storing a Gram block.
+def double_hinge_decision(X, Xp, Xu, dual, c1, beta, kernel) -> np.ndarray:
+    """``f(x) = c1 sum_P k(x, x_i) - sum_U dual_u k(x, x_u) + beta`` for any dual point
+    ``dual`` (USMO's, the reference QP's or the initial one), without storing a Gram block.
     Arrays must already be validated float64 C-contiguous."""
     k = make_kernel(kernel)
-    sigma = np.ascontiguousarray(sigma, dtype=float)
+    dual = np.ascontiguousarray(dual, dtype=float)
     if k.code == LINEAR:
-        w = c1 * Xp.sum(axis=0) - Xu.T @ sigma
+        w = c1 * Xp.sum(axis=0) - Xu.T @ dual
         return X @ w + beta
-    return _decision_core(X, Xp, Xu, sigma, float(c1), float(beta), k.code, k.params)
+    return _decision_core(X, Xp, Xu, dual, float(c1), float(beta), k.code, k.params)

@@ -5,7 +5,8 @@
   (6) (``solver="qp"``: the paper's baseline [7]), or stopped after USMO's initialisation
   (``solver="init"``: the paper's "Init*" column).
 - :class:`RampPU` — the non-convex ramp-loss formulation of du Plessis et al. 2014 (ref. [6]),
-  trained by the concave-convex procedure (CCCP) with the reference QP for each convex step.
+  trained by the concave-convex procedure (CCCP), each convex step on the SMO core
+  (``solver="smo"``) or by the cvxpy reference QP (``solver="qp"``).
 
 Input convention (the whole package): ``fit(X, s)`` with ``s = 1`` for a labelled positive
 and ``s = 0`` for an unlabelled sample; predictions are ``+1`` / ``-1``.
@@ -25,6 +26,8 @@ from .._validation import (
 )
 from ..kernels import gram
 from ._base import KernelParamsMixin, PUClassifier, split_pu
+
+__all__ = ["DoubleHingePU", "RampPU"]
 
 _BLOCK = 2048  # rows of X per block in decision functions (memory ~ BLOCK x n floats)
 
@@ -58,7 +61,11 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
 
     Attributes
     ----------
-    sigma_ : (n,) dual variables of the unlabelled samples; ``alpha_u = -sigma_``.
+    dual_ : (n,) the dual variables of (6), one per unlabelled sample, in ``[0, 1/(2 lam n)]``
+        (the paper's σ_u).
+    dual_coef_ : (p + n,) coefficients of ``k(x, x_i)`` over the training points, positives
+        first (as in :class:`RampPU`): ``c1_`` for each positive, ``-dual_`` for the
+        unlabelled samples, so ``f(x) = sum_i dual_coef_i k(x, x_i) + intercept_``.
     c1_ : weight of every labelled positive, ``pi / (2 lam p)``.
     intercept_ : the bias beta.
     result_ : the solver's full result (passes, pair updates, KKT violation, trace...).
@@ -84,7 +91,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
     def fit(self, X, s):
         """Fit on ``X`` with the PU indicator ``s`` (1 = labelled positive, 0 = unlabelled)."""
         from ..reference.usmo import usmo_dual_reference
-        from ..solvers import usmo
+        from ..solvers.usmo import usmo
 
         check_choice(self.solver, "solver", {"usmo", "qp", "init"})
         self._check_common()
@@ -94,7 +101,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         t0 = time.perf_counter()
         if self.solver == "qp":
             ref = usmo_dual_reference(Xp, Xu, k, lam, self.pi, solver=self.qp_solver)
-            self.sigma_, self.intercept_ = np.asarray(ref.sigma), float(ref.beta)
+            self.dual_, self.intercept_ = np.asarray(ref.dual), float(ref.beta)
             self.result_ = ref
         else:
             res = usmo(Xp, Xu, k, lam, self.pi, tau=self.tau, stopping=self.stopping,
@@ -103,12 +110,13 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
                        random_state=self.random_state)
             self.result_ = res
             if self.solver == "init":
-                self.sigma_, self.intercept_ = np.asarray(res.init_sigma), float(res.init_beta)
+                self.dual_, self.intercept_ = np.asarray(res.init_dual), float(res.init_beta)
             else:
-                self.sigma_, self.intercept_ = np.asarray(res.sigma), float(res.beta)
+                self.dual_, self.intercept_ = np.asarray(res.dual), float(res.beta)
         self.fit_seconds_ = time.perf_counter() - t0
         p, n = Xp.shape[0], Xu.shape[0]
         self.c1_ = self.pi / (2.0 * lam * p)
+        self.dual_coef_ = np.r_[np.full(p, self.c1_), -self.dual_]
         self.Xp_, self.Xu_ = Xp, Xu
         self.kernel_ = k
         self.n_features_in_ = Xp.shape[1]
@@ -120,7 +128,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         X = self._check_X(X)
         from ..solvers.usmo import double_hinge_decision
 
-        return double_hinge_decision(X, self.Xp_, self.Xu_, self.sigma_, self.c1_,
+        return double_hinge_decision(X, self.Xp_, self.Xu_, self.dual_, self.c1_,
                                      self.intercept_, self.kernel_)
 
 
