@@ -1,4 +1,9 @@
-"""Shared test fixtures."""
+"""Shared test fixtures.
+
+The dataset mirror of the tests is ``$WEAKLABEL_DATA_MIRROR`` when it is set (its first
+directory holding ``manifest.json``), else ``../shared/datasets`` next to the repository when
+it exists (as the Makefile sets it). Tests that need it skip, saying why, when there is none.
+"""
 
 from __future__ import annotations
 
@@ -12,14 +17,41 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "datasets"
 
 
+def _find_mirror() -> Path | None:
+    env = os.environ.get("WEAKLABEL_DATA_MIRROR")
+    if env is not None:
+        dirs = [Path(p).expanduser() for p in env.split(os.pathsep) if p.strip()]
+    else:
+        dirs = [SHARED_DATA]
+    return next((d for d in dirs if (d / "manifest.json").is_file()), None)
+
+
+DATA_MIRROR = _find_mirror()
+NO_MIRROR_REASON = (
+    "no dataset mirror: WEAKLABEL_DATA_MIRROR names no directory holding manifest.json"
+    if "WEAKLABEL_DATA_MIRROR" in os.environ else
+    "no dataset mirror: WEAKLABEL_DATA_MIRROR is unset and ../shared/datasets (next to the "
+    "repository) does not exist; set WEAKLABEL_DATA_MIRROR to the directory of manifest.json"
+)
+needs_mirror = pytest.mark.skipif(DATA_MIRROR is None, reason=NO_MIRROR_REASON)
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
 
 
+@pytest.fixture
+def data_mirror() -> Path:
+    """The dataset mirror directory; skips the test (with the reason) when there is none."""
+    if DATA_MIRROR is None:
+        pytest.skip(NO_MIRROR_REASON)
+    return DATA_MIRROR
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _data_mirror():
-    """Point the data layer at ../shared/datasets when it exists (as the Makefile does)."""
-    if SHARED_DATA.is_dir() and "WEAKLABEL_DATA_MIRROR" not in os.environ:
-        os.environ["WEAKLABEL_DATA_MIRROR"] = str(SHARED_DATA)
+    """Point the data layer at the mirror found above when the environment names none."""
+    if DATA_MIRROR is not None and "WEAKLABEL_DATA_MIRROR" not in os.environ:
+        os.environ["WEAKLABEL_DATA_MIRROR"] = str(DATA_MIRROR)
     yield

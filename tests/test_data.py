@@ -1,7 +1,9 @@
 """Tests of weaklabel.data: registry, checksum-verified fetching, loaders and defect fixes.
 
-Data tests use the shared mirror ``../shared/datasets`` (skipped when it is absent) and a
-temporary cache, so they never touch the user cache and never need the network.
+Data tests use the dataset mirror of ``conftest.py`` (``$WEAKLABEL_DATA_MIRROR`` when set, else
+``../shared/datasets``; skipped, with the reason, when there is none) and a temporary cache,
+so they never touch the user cache and never need the network. The command-line tests at the
+end run on a tiny fake registry and mirror in a temporary directory, without the shared data.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import DATA_MIRROR, NO_MIRROR_REASON, needs_mirror
 
 from weaklabel.data import (
     ChecksumError,
@@ -33,9 +36,8 @@ from weaklabel.data import _fetch as fetch_mod
 from weaklabel.data.__main__ import main as cli_main
 
 REPO = Path(__file__).resolve().parents[1]
-MIRROR = REPO.parent / "shared" / "datasets"
-HAVE_MIRROR = (MIRROR / "manifest.json").is_file()
-needs_mirror = pytest.mark.skipif(not HAVE_MIRROR, reason=f"data mirror {MIRROR} not present")
+MIRROR = DATA_MIRROR if DATA_MIRROR is not None else Path("no-data-mirror")
+HAVE_MIRROR = DATA_MIRROR is not None
 
 # load() widths that differ from the manifest's raw attribute count, and why.
 ENCODED_FEATURES = {
@@ -49,7 +51,7 @@ ENCODED_FEATURES = {
 @pytest.fixture(scope="session")
 def manifest() -> dict:
     if not HAVE_MIRROR:
-        pytest.skip("no data mirror")
+        pytest.skip(NO_MIRROR_REASON)
     return {e["id"]: e for e in json.loads((MIRROR / "manifest.json").read_text())["datasets"]}
 
 
@@ -62,7 +64,7 @@ def shared_cache(tmp_path_factory) -> Path:
 def data_env(monkeypatch, shared_cache):
     """The shared mirror and a session-wide temporary cache; downloads disabled."""
     if not HAVE_MIRROR:
-        pytest.skip("no data mirror")
+        pytest.skip(NO_MIRROR_REASON)
     monkeypatch.setenv("WEAKLABEL_DATA_DIR", str(shared_cache))
     monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", str(MIRROR))
     monkeypatch.setenv("WEAKLABEL_DATA_OFFLINE", "1")
@@ -268,7 +270,8 @@ def test_verify_report_ok_and_mismatch(fresh_env, monkeypatch):
     cache, mirror = fresh_env
     monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", str(MIRROR))
     rep = verify(["usmo-house", "uci-german"])
-    assert rep.ok and len(rep.results) == 4
+    n_files = sum(len(dataset_info(n)["files"]) for n in ("usmo-house", "uci-german"))
+    assert rep.ok and len(rep.results) == n_files  # one result per file, not per copy
     shutil.copytree(MIRROR / "usmo-house", mirror / "usmo-house")
     _flip_byte(mirror / "usmo-house" / "house.mat")
     monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", str(mirror))
@@ -278,7 +281,8 @@ def test_verify_report_ok_and_mismatch(fresh_env, monkeypatch):
     with pytest.raises(ChecksumError, match=r"house\.mat"):
         verify("usmo-house", raise_on_error=True)
     rep = verify("usmo-heart")
-    assert rep.failures[0].status == "missing"
+    assert rep.failures[0].status == "not fetched"
+    assert "weaklabel.data fetch usmo-heart" in str(rep.failures[0])
 
 
 @needs_mirror
@@ -288,7 +292,7 @@ def test_cli_verify_fails_naming_the_flipped_file(fresh_env, capsys):
     _flip_byte(mirror / "usmo-house" / "house.mat")
     assert cli_main(["verify", "usmo-house"]) == 1
     out, err = capsys.readouterr()
-    assert "house.mat" in out and "usmo-house/house.mat" in err
+    assert "house.mat" in out and "usmo-house/house.mat" in err and "CORRUPT" in err
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(REPO / "src"), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.run([sys.executable, "-m", "weaklabel.data", "verify", "usmo-house"],
@@ -448,3 +452,160 @@ def test_one_vs_rest_validates():
 def test_unknown_option_is_a_type_error(data_env):
     with pytest.raises(TypeError, match="onehot"):
         load("usmo-house", onehot=True)
+
+
+# --------------------------------------------------------------------------- CLI on a fake registry
+
+CMD = "python -m weaklabel.data"
+TINY = {"tiny-a": {"a.txt": b"1 2\n3 4\n"}, "tiny-b": {"b1.txt": b"x\n", "b2.txt": b"y\n"}}
+
+
+@pytest.fixture
+def tiny(monkeypatch, tmp_path):
+    """A two-dataset, three-file registry with its own mirror and an empty cache."""
+    cache, mirror = tmp_path / "cache", tmp_path / "mirror"
+    cache.mkdir()
+    reg = {}
+    for name, files in TINY.items():
+        (mirror / name).mkdir(parents=True)
+        recs = []
+        for fname, data in files.items():
+            src = mirror / name / fname
+            src.write_bytes(data)
+            src.chmod(0o600)  # the cached copy's mode must not depend on the mirror's
+            recs.append({"name": fname, "sha256": hashlib.sha256(data).hexdigest(),
+                         "bytes": len(data), "url": f"https://example.invalid/{fname}"})
+        reg[name] = {"name": name, "files": recs, "parser": "none", "task": "binary",
+                     "status": "complete", "verified": {"rows": 2, "features": 2}}
+    monkeypatch.setattr(fetch_mod, "_registry", lambda: reg)
+    monkeypatch.setenv("WEAKLABEL_DATA_DIR", str(cache))
+    monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", str(mirror))
+    monkeypatch.setenv("WEAKLABEL_DATA_OFFLINE", "1")
+    return cache, mirror
+
+
+def _cached_column(out: str) -> dict[str, str]:
+    lines = out.splitlines()
+    header = lines[0]
+    at = header.index("cached")
+    return {ln.split()[0]: ln[at:].strip() for ln in lines[1:] if ln.startswith("tiny-")}
+
+
+def test_cli_list_has_a_header_and_a_cached_column(tiny, capsys):
+    cache, mirror = tiny
+    assert cli_main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["name", "rows", "x", "features", "task", "size",
+                                           "(MB)", "status", "cached"]
+    assert _cached_column(out) == {"tiny-a": "no", "tiny-b": "no"}
+    assert cli_main(["fetch", "tiny-a"]) == 0
+    (cache / "tiny-b").mkdir()
+    shutil.copyfile(mirror / "tiny-b" / "b1.txt", cache / "tiny-b" / "b1.txt")
+    capsys.readouterr()
+    assert cli_main(["list"]) == 0
+    assert _cached_column(capsys.readouterr().out) == {"tiny-a": "yes",
+                                                       "tiny-b": "1 of 2 files"}
+
+
+def test_cli_fetch_all_and_cached_files_are_world_readable(tiny, capsys):
+    cache, _ = tiny
+    assert cli_main(["fetch", "--all"]) == 0
+    out = capsys.readouterr().out
+    for name, files in TINY.items():
+        for fname, data in files.items():
+            path = cache / name / fname
+            assert f"{name}/{fname}" in out and path.read_bytes() == data
+            assert path.stat().st_mode & 0o777 == 0o644
+    for argv in (["fetch"], ["fetch", "--all", "tiny-a"]):
+        with pytest.raises(SystemExit) as exc:
+            cli_main(argv)
+        assert exc.value.code == 2
+    assert "--all" in capsys.readouterr().err
+
+
+def test_cli_fetch_all_names_what_it_could_not_fetch(tiny, capsys):
+    _, mirror = tiny
+    (mirror / "tiny-b" / "b2.txt").unlink()
+    assert cli_main(["fetch", "--all"]) == 1
+    captured = capsys.readouterr()
+    assert "tiny-a/a.txt" in captured.out
+    assert "tiny-b/b2.txt" in captured.err and "not fetched: tiny-b" in captured.err
+
+
+def test_verify_tells_not_fetched_from_corrupt_and_counts_files(tiny, capsys):
+    cache, mirror = tiny
+    assert cli_main(["fetch", "tiny-a"]) == 0  # a.txt now has two copies: cache and mirror
+    rep = verify()
+    assert rep.ok and len(rep.results) == 3  # files, not copies
+    assert len(rep.results[0].copies) == 2
+    assert rep.summary() == "3 files: 3 ok, 0 not fetched yet, 0 corrupt"
+
+    (mirror / "tiny-b" / "b2.txt").unlink()
+    _flip_byte(cache / "tiny-a" / "a.txt", offset=0)
+    rep = verify()
+    assert [(r.file, r.status) for r in rep.results] == [
+        ("a.txt", "corrupt"), ("b1.txt", "ok"), ("b2.txt", "not fetched")]
+    assert rep.summary() == "3 files: 1 ok, 1 not fetched yet, 1 corrupt"
+    corrupt, missing = rep.corrupt[0], rep.not_fetched[0]
+    assert corrupt.path == str(cache / "tiny-a" / "a.txt") and corrupt.path in str(corrupt)
+    assert "sha256 mismatch" in str(corrupt) and corrupt.expected in str(corrupt)
+    assert f"{CMD} fetch tiny-b" in str(missing) and "sha256" not in str(missing)
+
+    capsys.readouterr()
+    assert cli_main(["verify"]) == 1
+    out, err = capsys.readouterr()
+    assert "3 files: 1 ok, 1 not fetched yet, 1 corrupt" in out
+    assert "CORRUPT" in err and "tiny-a/a.txt" in err and "tiny-b/b2.txt" not in err.split(
+        "\n")[0]
+    assert f"not fetched yet: run `{CMD} fetch tiny-b`" in err
+    with pytest.raises(ChecksumError, match=r"tiny-a/a\.txt"):
+        verify(raise_on_error=True)
+    with pytest.raises(DataFileNotFoundError, match=r"tiny-b/b2\.txt"):
+        verify("tiny-b", raise_on_error=True)
+
+
+def test_errors_name_the_command_line(tiny, capsys):
+    cache, mirror = tiny
+    with pytest.raises(ValueError) as exc:
+        dataset_info("tiny-c")
+    assert f"`{CMD} list`" in str(exc.value) and "list_datasets" not in str(exc.value)
+    assert "tiny-a" in str(exc.value)  # close matches
+    (mirror / "tiny-a" / "a.txt").unlink()
+    with pytest.raises(DataFileNotFoundError, match=f"`{CMD} fetch tiny-a`"):
+        fetch("tiny-a")
+    assert cli_main(["fetch", "tiny-c"]) == 1
+    assert f"`{CMD} list`" in capsys.readouterr().err
+    fetch("tiny-b")
+    _flip_byte(cache / "tiny-b" / "b1.txt", offset=0)
+    with pytest.raises(ChecksumError, match=f"`{CMD} fetch tiny-b`"):
+        fetch("tiny-b")
+
+
+# --------------------------------------------------------------------------- the tests themselves
+
+
+def test_the_mirror_of_the_tests_honours_the_environment(monkeypatch, tmp_path):
+    import conftest
+
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "manifest.json").write_text("{}")
+    monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", os.pathsep.join(
+        [str(tmp_path / "empty"), str(tmp_path / "m")]))
+    assert conftest._find_mirror() == tmp_path / "m"
+    monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", str(tmp_path / "empty"))
+    assert conftest._find_mirror() is None  # set: never falls back to ../shared/datasets
+    monkeypatch.delenv("WEAKLABEL_DATA_MIRROR")
+    shared = conftest.SHARED_DATA
+    expected = shared if (shared / "manifest.json").is_file() else None
+    assert conftest._find_mirror() == expected
+
+
+def test_tests_hold_no_absolute_path_of_a_machine():
+    prefixes = ["/" + p for p in ("work", "root", "home", "tmp/")]
+    offenders = [
+        f"{path.name}:{i}"
+        for path in sorted((REPO / "tests").glob("*.py"))
+        for i, line in enumerate(path.read_text().splitlines(), 1)
+        if any(q + p in line for p in prefixes for q in ("'", '"'))
+    ]
+    assert offenders == []

@@ -101,7 +101,7 @@ def test_summary_writes_the_index_and_every_link_resolves(tree):
         cells = [c.strip() for c in row.strip("|").split("|")]
         tds = "".join(f"<td>{c}</td>" for c in cells[1:])
         assert tds in page, row
-    assert "| alpha | 4 | 2 | 1 | 1 | 0 | 2 | 3.0e-07 |" in md
+    assert "| alpha | – | 4 | 2 | 1 | 1 | 0 | 2 | 3.0e-07 |" in md
     assert "data" not in {g for g in pipeline._index_groups(tree)}
 
 
@@ -120,3 +120,17 @@ def test_index_without_reports_or_figures(tmp_path):
     (root / "params.yaml").write_text("profile: smoke\n")
     pipeline.write_index(root)
     _check_links((root / "reports" / "index.html").read_text(), root / "reports")
+
+
+def test_a_cell_scored_two_ways_is_counted_once_per_scoring(tmp_path):
+    import pandas as pd
+
+    d = tmp_path / "results" / "p"
+    d.mkdir(parents=True)
+    (tmp_path / "params.yaml").write_text("profile: smoke\n")
+    rows = [{"artifact": f"Table I ({sc} scoring)", "row": "r", "column": "c", "verdict": v}
+            for sc, v in (("correct", "match"), ("demo2", "differs"))]
+    pd.DataFrame(rows).to_csv(d / "comparison.csv", index=False)
+    out = pipeline.summary_rows(tmp_path)
+    assert [(r["scoring"], r["published"], r["match"], r["differs"]) for r in out] == [
+        ("correct", 1, 1, 0), ("demo2", 1, 0, 1)]

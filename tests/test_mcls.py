@@ -100,11 +100,11 @@ def test_pnb_hand_example():
 @pytest.mark.parametrize("r", [0.0, 1.0, -0.2, 1.5])
 def test_bad_r(toy, r):
     X, y, s, *_ = toy
-    with pytest.raises(ValueError, match="r must"):
+    with pytest.raises(ValueError, match="prior must"):
         MCLS(r).fit(X, s)
-    with pytest.raises(ValueError, match="r must"):
+    with pytest.raises(ValueError, match="prior must"):
         ILUISVM(r).fit(X, s)
-    with pytest.raises(ValueError, match="r must"):
+    with pytest.raises(ValueError, match="prior must"):
         PNB(r).fit(X, s)
 
 
@@ -133,8 +133,8 @@ def test_nan_and_sigma(toy):
             MCLS(0.5, sigma=bad).fit(X, s)
         with pytest.raises(ValueError, match="sigma"):
             ILUISVM(0.5, sigma=bad).fit(X, s)
-    with pytest.raises(ValueError, match="r_mode"):
-        MCLS(0.5, r_mode="x").fit(X, s)
+    with pytest.raises(ValueError, match="prior_pool"):
+        MCLS(0.5, prior_pool="x").fit(X, s)
     m = MCLS(0.5, sigma=0.5).fit(X, s)
     with pytest.raises(ValueError, match="X has 3 features"):
         m.predict(np.zeros((2, 3)))
@@ -157,8 +157,8 @@ def test_config_rejects_unknown_settings():
         E.config({"n_reps": 1, "n_jobs": 1})
 
 
-def test_protocol_one_repetition(monkeypatch):
-    monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", "/work/shared/datasets")
+def test_protocol_one_repetition(monkeypatch, data_mirror):
+    monkeypatch.setenv("WEAKLABEL_DATA_MIRROR", str(data_mirror))
     cfg = E.config({"datasets": ["thyroid"], "n_reps": 1, "l_pcts": [20],
                     "r_offsets": [0.0, 0.05], "sigma_mults": [1.0], "Cs": [1.0]})
     filters = list(warnings.filters)
@@ -182,3 +182,27 @@ def test_protocol_one_repetition(monkeypatch):
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_mcls_names_and_warning_location(toy):
+    """One vocabulary: prior, bias_overshoot (not tol), intercept_ / dual_coef_; the cap
+    warning points at the caller's line."""
+    X, y, s, *_ = toy
+    from sklearn.exceptions import ConvergenceWarning
+
+    from weaklabel.kernels import gram
+
+    params = MCLS().get_params()
+    assert params["prior"] is None and "tol" not in params and params["bias_overshoot"] == 0.05
+    with pytest.raises(ValueError, match="MCLS: prior is required"):
+        MCLS().fit(X, s)
+    m = MCLS(0.5, sigma=0.5).fit(X, s)
+    np.testing.assert_allclose(m.decision_function(X),
+                               gram(X, X, "gaussian", sigma=0.5) @ m.dual_coef_ + m.intercept_)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        m = MCLS(0.5, sigma=0.3, C=100.0, max_iter=1, init="nb").fit(X, s)
+    caps = [x for x in w if issubclass(x.category, ConvergenceWarning)]
+    if m.stop_reason_ == "max_iter":
+        assert caps and all(x.filename == __file__ for x in caps)
+        assert "MCLS stopped at max_iter=1" in str(caps[0].message)

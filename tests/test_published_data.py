@@ -2,7 +2,7 @@
 
 Every CSV has the header ``paper,artifact,row,column,value,spread,note``; one line per
 published table cell. ``value`` is the number as printed (no % sign), ``spread`` the printed
-``±`` part, ``note`` a short remark (e.g. a typo documented in the paper digest). An empty
+``±`` part, ``note`` a short remark (e.g. a typo in the paper). An empty
 ``value`` means the cell is blank / "-" / not reported, and ``note`` says why.
 
 Label patterns (``row`` / ``column``):
@@ -166,7 +166,7 @@ def test_usmo_avg_row_is_mean_of_datasets(usmo: pd.DataFrame, artifact: str) -> 
     avg = t[t["row"] == "Avg."].set_index("column")
     for col in USMO_COLUMNS:
         mean = body[col].mean()
-        sd = body[col].std(ddof=1)  # the digest: "±" is the sample std across the 12 sets
+        sd = body[col].std(ddof=1)  # "±" is the sample std across the 12 sets
         assert abs(mean - avg.loc[col, "value"]) <= 0.1 + 1e-9, (artifact, col, mean)
         assert abs(sd - avg.loc[col, "spread"]) <= 0.1 + 1e-9, (artifact, col, sd)
 
@@ -179,7 +179,7 @@ USMO_SPOT = [
     ("Table IV", "Avg.", "[7], λ=0.001", 69.2, 9.2),
     ("Table IV", "Avg.", "[6], λ=0.0001", 62.3, 15.2),
     ("Table IV", "Avg.", "USMO, λ=0.01", 68.4, 9.6),
-    # constant-predictor cells (usmo.md §10.2)
+    # cells equal to a constant predictor's F-measure
     ("Table IV", "Clean1", "USMO, λ=0.1", 76.4, None),
     ("Table IV", "Australian", "[7], λ=0.1", 0.0, None),
     ("Table IV", "Diabetes", "[6], λ=0.1", 82.3, None),
@@ -188,7 +188,7 @@ USMO_SPOT = [
     ("Table III", "Diabetes", "USMO, λ=0.1", 82.3, None),
     ("Table III", "Spectf", "[7], λ=0.1", 81.1, None),
     ("Table III", "Liverdisorders", "USMO, λ=0.01", 68.8, None),
-    # largest USMO-vs-[7] differences listed in usmo.md §6
+    # the largest USMO-vs-[7] differences of Tables III-IV
     ("Table IV", "House", "[7], λ=0.01", 56.8, None),
     ("Table IV", "House", "USMO, λ=0.01", 54.2, None),
     ("Table III", "Isolet", "[7], λ=0.0001", 91.8, None),
@@ -266,7 +266,7 @@ def test_mcls_table1_tr_ts_sum_to_n(mcls: pd.DataFrame) -> None:
 
 
 def test_mcls_table2_means(mcls: pd.DataFrame) -> None:
-    # digest §10.2: means over the 7 data sets
+    # Table 2 of the MCLS paper: column means over its 7 data sets
     t2 = mcls[mcls["artifact"] == "Table 2"].groupby("column")["value"].mean()
     expected = {
         "MCLS, L=10%": 79.41, "ILU + ISVM, L=10%": 75.24, "NB + BSVM, L=10%": 74.34,
@@ -369,7 +369,7 @@ def test_wellsvm_ssl_tables_internal_consistency(wellsvm: pd.DataFrame, artifact
     acc_row = t[t["row"].str.endswith("acc.")].set_index("column")["value"]
     rank_row = t[t["row"].str.endswith("rank")].set_index("column")["value"]
     for m in WELLSVM_SSL_METHODS:
-        # digest: every ave. rank recomputes exactly, ave. acc. within 0.002
+        # every ave. rank recomputes exactly, ave. acc. within 0.002
         r = rank[rank["column"] == f"{m}, rank"]["value"].mean()
         assert r == pytest.approx(rank_row[m], abs=5e-5), (artifact, m)
         a = acc[acc["column"] == m]["value"].mean()
@@ -456,7 +456,7 @@ def tsgsu() -> pd.DataFrame:
 
 def test_tsgsu_no_published_cells_available(tsgsu: pd.DataFrame) -> None:
     # The only available text of the paper has the table captions but no table cells
-    # (su_tsg.md §9): every cell is a placeholder with an empty value and a note. When a copy
+    # of Tables 4-5: every cell is a placeholder with an empty value and a note. When a copy
     # with the tables is obtained, fill the values and replace this test by spot checks.
     assert tsgsu.groupby("artifact").size().to_dict() == {"Table 4": 5 * 6, "Table 5": 3 * 7}
     assert tsgsu["value"].isna().all() and tsgsu["spread"].isna().all()

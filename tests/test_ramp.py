@@ -97,7 +97,7 @@ def test_flat_step_takes_the_midpoint_of_the_optimal_biases():
 def test_ramppu_smo_and_qp_agree(rng, kernel):
     X, y, C = _problem(rng, n_pos=10, n_unl=60)
     s = (y > 0).astype(int)
-    kw = {"kernel": kernel, "lam": 1e-2, "pi": 0.4}
+    kw = {"kernel": kernel, "sigma": 1.0, "lam": 1e-2, "prior": 0.4}
     a = RampPU(**kw).fit(X, s)
     b = RampPU(**kw, solver="qp").fit(X, s)
     assert a.converged_ and b.converged_
@@ -113,7 +113,7 @@ def test_ramppu_cap_warning_names_the_real_parameter(rng):
     s = (y > 0).astype(int)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        m = RampPU(kernel="linear", lam=1e-4, pi=0.4, max_iter=1).fit(X, s)
+        m = RampPU(kernel="linear", lam=1e-4, prior=0.4, max_iter=1).fit(X, s)
     msgs = [str(x.message) for x in w]
     if not m.converged_:
         assert any("max_iter=1" in t and "changed side" in t for t in msgs), msgs

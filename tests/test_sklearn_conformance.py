@@ -38,12 +38,15 @@ from weaklabel.models._base import (
 
 KNOWN = {"DoubleHingePU", "RampPU", "MCLS", "ILUISVM", "NBBSVM", "PNB", "GaussianNBPU"}
 
-# Constructor arguments where the defaults are slower than the checks need.
+# Constructor arguments: the required class prior, and where the defaults are slower than
+# the checks need.
 FAST_PARAMS = {
-    "MCLS": {"k": 3, "max_iter": 20},
-    "ILUISVM": {"k": 3, "max_iter": 5},
+    "MCLS": {"prior": 0.5, "n_clusters": 3, "max_iter": 20},
+    "ILUISVM": {"prior": 0.5, "n_clusters": 3, "max_iter": 5},
     "NBBSVM": {"C_plus_grid": (1.0,), "ratio_grid": (0.2, 1.0)},
-    "RampPU": {"max_iter": 10},
+    "RampPU": {"prior": 0.5, "max_iter": 10},
+    "DoubleHingePU": {"prior": 0.5},
+    "PNB": {"prior": 0.5},
 }
 
 _S_IS_01 = "fit takes a 0/1 PU indicator s (1 = labelled positive, 0 = unlabelled)"
@@ -161,6 +164,62 @@ def test_predict_and_train_pu(est):
             method(X.T)
     with pytest.raises(NotFittedError):
         clone(est).predict(X)
+
+
+@pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_score_reads_every_label_coding_alike(est):
+    """One ``score``: true labels in {0, 1}, {-1, +1} and bool give the same value; the PU
+    indicator's sibling codings that are not class labels are refused with ValueError."""
+    X, y, s = _pu_data()
+    m = _fit(est, X, s)
+    acc = m.score(X, y)
+    assert acc == m.score(X, (y > 0).astype(int)) == m.score(X, y > 0)
+    assert acc == m.score(X, (y > 0).astype(float)) == m.score(X, y.tolist())
+    w = np.linspace(0.5, 1.5, y.size)
+    assert m.score(X, y, sample_weight=w) == m.score(X, y > 0, sample_weight=w)
+    for bad in (y + 1, np.where(y > 0, "pos", "neg"), np.r_[y[:-1], 2]):
+        with pytest.raises(ValueError, match=r"true class labels in \{-1, \+1\}, \{0, 1\} or bool"):
+            m.score(X, bad)
+
+
+# The shared names (README, "Estimators: one vocabulary"); the old names must not come back.
+RETIRED_PARAMS = {"pi", "r", "tau", "max_passes", "r_mode", "k", "eps"}
+
+
+@pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_one_vocabulary(est):
+    params = set(type(est)().get_params())
+    assert not params & RETIRED_PARAMS, params & RETIRED_PARAMS
+    if "tol" in params:  # a tolerance, nothing else (MCLS's overshoot is bias_overshoot)
+        assert type(est).__name__ != "MCLS"
+    m = _fit(est, *_pu_data()[::2])
+    if hasattr(m, "svm_") or hasattr(m, "X_fit_") or hasattr(m, "dual_"):  # kernel machines
+        assert isinstance(m.intercept_, float) and m.dual_coef_.ndim == 1
+    if "max_iter" in params:
+        assert isinstance(m.n_iter_, int) and isinstance(m.converged_, bool)
+    if "sigma" in params:  # data-driven default width, the width used in sigma_
+        assert type(est)().sigma == "scale"
+        X, _, s = _pu_data()
+        g = clone(est).set_params(kernel="gaussian") if "kernel" in params else est
+        assert _fit(g, X, s).sigma_ == pytest.approx(np.sqrt(X.shape[1] * X.var() / 2))
+
+
+@pytest.mark.parametrize("est", [e for e in PU_ESTIMATORS if "prior" in e.get_params()],
+                         ids=lambda e: type(e).__name__)
+def test_the_class_prior_is_required(est):
+    X, _, s = _pu_data()
+    assert type(est)().prior is None
+    with pytest.raises(ValueError, match="prior is required.*estimate"):
+        clone(est).set_params(prior=None).fit(X, s)
+
+
+@pytest.mark.parametrize("est", [e for e in PU_ESTIMATORS if "verbose" in e.get_params()],
+                         ids=lambda e: type(e).__name__)
+def test_verbose_prints_progress(est, capsys):
+    X, _, s = _pu_data()
+    _fit(clone(est).set_params(verbose=True), X, s)
+    out = capsys.readouterr().out
+    assert type(est).__name__ in out
 
 
 @pytest.mark.parametrize("est", PU_ESTIMATORS, ids=lambda e: type(e).__name__)

@@ -95,7 +95,7 @@ def test_bad_input_names_the_argument():
         svc_dual(X, np.ones(4), 1.0)
     with pytest.raises(ValueError, match="C must"):
         smo(X, y, -1.0)
-    with pytest.raises(ValueError, match="y must contain only"):
+    with pytest.raises(ValueError, match=r"y must hold true class labels in \{-1, \+1\}"):
         smo(X, [1, 2, 1, 2], 1.0)
     with pytest.raises(ValueError, match="alpha0"):
         smo(X, y, 1.0, alpha0=[2.0, 0, 0, 0])

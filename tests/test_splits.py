@@ -25,7 +25,7 @@ def _disjoint(*parts: np.ndarray) -> bool:
 
 # --------------------------------------------------------------------------- PU
 
-# USMO digest section 4.3: N, positives, pi used, p = floor(0.2 pi N)
+# USMO Table II and Section 6 (the authors' demo.m): N, positives, pi used, p = floor(0.2 pi N)
 USMO_TABLE = [
     ("australian", 690, 383, 0.56, 77), ("clean1", 476, 207, 0.44, 41),
     ("diabetes", 768, 268, 0.35, 53), ("heart", 270, 120, 0.44, 23),

@@ -38,7 +38,7 @@ def test_f1_majority_is_performance_m():
 
 
 @pytest.mark.parametrize("name,dataset,pi,p,n,const,value", [
-    # digest section 4.3 table: constant predictors give these published cells
+    # Tables III-IV (Section 6): constant predictors give these published cells
     ("Diabetes", "usmo-diabetes", 0.35, 53, 715, -1, 82.3),
     ("Clean1", "usmo-clean1", 0.44, 41, 435, -1, 76.4),
     ("Australian", "usmo-australian", 0.56, 77, 613, 1, 0.0),
@@ -90,7 +90,7 @@ def _toy(rng, p=20, n_pos=30, n_neg=50):
 @pytest.mark.parametrize("kernel", ["linear", "gaussian"])
 def test_ramp_cccp_decreases_objective_and_classifies(rng, kernel):
     X, s, Xu, yu = _toy(rng)
-    m = RampPU(kernel=kernel, lam=1e-2, pi=0.4).fit(X, s)
+    m = RampPU(kernel=kernel, sigma=1.0, lam=1e-2, prior=0.4).fit(X, s)
     assert np.all(np.diff(m.history_) <= 1e-7)
     assert (m.predict(Xu) == yu).mean() > 0.75
     assert m.decision_function(Xu).shape == (len(Xu),)

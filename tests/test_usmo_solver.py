@@ -1,7 +1,7 @@
 """USMO (weaklabel.solvers.usmo) against the cvxpy references of the dual (6) and primal (5).
 
 Relative gap: ``|a - b| / max(1, |b|)`` with ``b`` the reference value.
-Equation numbers refer to the digest ``shared/papers/usmo.md``.
+Equation and section numbers are the USMO paper's (TPAMI PDF numbering).
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ def test_ocsvm_init_has_the_five_groups():
 
 # --------------------------------------------------------------------------- stopping rules
 def test_paper_rule_stops_suboptimally_complete_rule_does_not():
-    # digest section 1.8 / 9: the incomplete rule (13) misses the D3-D3 violation
+    # Section 4.2: the incomplete rule (13) misses the D3-D3 violation
     Xp, Xu = pu_problem(0, p=15, n=46, pi=16 / 46)
     k = kern("linear")
     paper = usmo(Xp, Xu, k, 1e-2, 0.4, tau=TAU, stopping="paper")
@@ -379,7 +379,8 @@ def test_bad_inputs_raise_value_error_naming_the_argument(kwargs, name):
 
 def test_max_passes_warns_convergence_warning():
     Xp, Xu = pu_problem(20, p=10, n=120)
-    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+    with pytest.warns(ConvergenceWarning,
+                      match="usmo stopped at max_passes=1 .*increase max_passes or loosen tau"):
         res = usmo(Xp, Xu, kern("gaussian"), 1e-3, 0.4, tau=1e-8, max_passes=1)
     assert not res.converged and res.passes == 1
     assert res.kkt_violation > 1e-8

@@ -36,7 +36,7 @@ def test_prior_positive_indicator():
     with pytest.raises(ValueError, match="0/1 indicator"):
         v.check_pu_indicator([0, 2])
     np.testing.assert_array_equal(v.check_labels_pm1([0, 1, 1]), [-1, 1, 1])
-    with pytest.raises(ValueError, match="-1/\\+1"):
+    with pytest.raises(ValueError, match=r"\{-1, \+1\}, \{0, 1\} or bool"):
         v.check_labels_pm1([0, 1, 2])
 
 

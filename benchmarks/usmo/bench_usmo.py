@@ -61,7 +61,7 @@ def _one(method, kernel, n, seed=0, source="adult"):
         if method == "LIBSVM C-SVM":
             return SVC(C=1.0, kernel="rbf" if kernel == "gaussian" else "linear", gamma=0.5,
                        cache_size=200)
-        return DoubleHingePU(kernel=kernel, sigma=1.0, lam=0.01, pi=pi,
+        return DoubleHingePU(kernel=kernel, sigma=1.0, lam=0.01, prior=pi,
                              solver="qp" if method == "cvxpy+Clarabel" else "usmo")
 
     # a warm-up fit on 30 positives + 30 unlabelled rows pays the one-off costs (loading

@@ -1,4 +1,4 @@
-"""Atomic file writing: nothing is written half (CONVENTIONS.md section 8)."""
+"""Atomic file writing: nothing is written half, so a file on disk is always a whole result."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Input validation shared by every public function (CONVENTIONS.md section 8).
+"""Input validation shared by every public function.
 
 Every error names the offending argument and says how to fix it.
 """
@@ -81,14 +81,25 @@ def check_vector(y, name: str = "y", *, n: int | None = None, dtype=np.float64):
 
 
 def check_labels_pm1(y, name: str = "y", *, n: int | None = None):
-    """Labels in {-1, +1} (0 is accepted as -1 only when the labels are exactly {0, 1})."""
+    """True class labels as -1.0 / +1.0 from ``{-1, +1}``, ``{0, 1}`` or bool.
+
+    0 and ``False`` are read as -1 (only when the labels are exactly 0/1 or bool); anything
+    else (strings, ``{1, 2}``, three values) raises ``ValueError``.
+    """
+    raw = np.asarray(y) if y is not None else None
+    if raw is not None and raw.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} must hold true class labels in {{-1, +1}}, {{0, 1}} or bool, got dtype "
+            f"{raw.dtype} (values {np.unique(raw)[:5].tolist()}).")
     a = check_vector(y, name, n=n)
     vals = set(np.unique(a).tolist())
     if vals <= {-1.0, 1.0}:
         return a.astype(np.float64)
     if vals <= {0.0, 1.0}:
         return np.where(a > 0, 1.0, -1.0)
-    raise ValueError(f"{name} must contain only -1/+1 labels, got values {sorted(vals)[:5]}.")
+    raise ValueError(
+        f"{name} must hold true class labels in {{-1, +1}}, {{0, 1}} or bool (0/False read as "
+        f"-1), got values {sorted(vals)[:5]}; recode them (e.g. y = (labels == positive)).")
 
 
 def check_target_given(y, name: str):

@@ -1,4 +1,4 @@
-"""Reproduced-vs-published comparison (CONVENTIONS.md section 5).
+"""Reproduced-vs-published comparison (``comparison.csv``) and solver cross-checks.
 
 :func:`build_comparison` joins our numbers with the published cells and writes one row per
 published cell with the columns
@@ -160,7 +160,7 @@ def rel_gap(objective: float, reference_objective: float) -> float:
 def crosscheck_record(problem: str, solver: str, reference: str, n: int, objective: float,
                       reference_objective: float, max_kkt_violation: float,
                       solver_seconds: float, reference_seconds: float) -> dict:
-    """One row of ``crosscheck.csv`` (CONVENTIONS.md section 5)."""
+    """One row of ``crosscheck.csv``: a package solver against its cvxpy reference."""
     return {
         "problem": problem, "solver": solver, "reference": reference, "n": int(n),
         "objective": float(objective), "reference_objective": float(reference_objective),

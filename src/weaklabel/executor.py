@@ -226,7 +226,11 @@ def _thread_env():
 def _progress(total: int, desc: str, progress: bool):
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, file=sys.stderr, disable=not progress)
+    # inside a notebook kernel, the process's own stderr: the terminal running the pipeline,
+    # never a cell output of the report
+    kernel = "ipykernel" in sys.modules and sys.__stderr__ is not None
+    return tqdm(total=total, desc=desc, file=sys.__stderr__ if kernel else sys.stderr,
+                disable=not progress)
 
 
 def _run_loky(calls, n_jobs, bar, isolate):

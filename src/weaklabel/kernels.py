@@ -1,7 +1,7 @@
 """Numba kernels, Gram blocks and an LRU kernel-row cache (LIBSVM style).
 
-Kernels (CONVENTIONS.md section 3)
-----------------------------------
+Kernels (one definition for every paper)
+---------------------------------------
 - ``linear``:      k(x, y) = <x, y>
 - ``gaussian``:    k(x, y) = exp(-||x - y||^2 / (2 sigma^2)); give ``sigma`` or, equivalently,
                    ``gamma = 1 / (2 sigma^2)`` (scikit-learn's ``rbf`` convention).

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -85,14 +86,164 @@ def clean_notebook(nb: dict) -> dict:
         if isinstance(p, dict):
             for k in ("start_time", "end_time", "duration", "status", "exception"):
                 p.pop(k, None)
+        if cell.get("outputs"):
+            # progress bars and warnings belong to the terminal that runs the pipeline, never
+            # to the report
+            cell["outputs"] = [o for o in cell["outputs"] if not (
+                o.get("output_type") == "stream" and o.get("name") == "stderr")]
     return nb
+
+
+#: cells tagged so are moved, with their outputs, right after the title cell
+SUMMARY_TAG = "summary"
+#: the input (code) of cells tagged so is removed from the HTML; their outputs stay
+HIDE_INPUT_TAGS = ("hide-input", "remove-input", "summary")
+#: cells tagged so are removed from the HTML entirely
+REMOVE_CELL_TAGS = ("remove-cell",)
+#: MathJax 3 (SVG output, one file) vendored next to the reports, so formulas render offline
+MATHJAX_URL = "_static/mathjax/tex-svg.js"
+_MATHJAX_BLOCK = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->",
+                            re.S)
+_REQUIREJS = re.compile(r'<script src="https://cdnjs[^"]*require[^"]*"></script>\n?')
+_MATHJAX3 = (
+    "<script>window.MathJax = {tex: {inlineMath: [['$', '$'], ['\\\\(', '\\\\)']], "
+    "displayMath: [['$$', '$$'], ['\\\\[', '\\\\]']], processEscapes: true, "
+    "tags: 'ams'}, svg: {fontCache: 'global'}};</script>\n"
+    '<script id="MathJax-script" async src="{url}"></script>')
+
+
+def _tags(cell: dict) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def _source(cell: dict) -> str:
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+def verdict_summary(comp, csv: str, what: str = "published cells") -> str:
+    """Markdown: how many rows of a ``comparison.csv`` frame have each verdict, with a
+    relative link to the full CSV (``csv``, relative to ``reports/``)."""
+    order = ("match", "within_tolerance", "differs", "not_published")
+    vc = comp["verdict"].value_counts()
+    parts = [f"**{int(vc[v])}** {v.replace('_', ' ')}" for v in order if v in vc]
+    parts += [f"**{int(n)}** {v}" for v, n in vc.items() if v not in order]
+    return (f"**{len(comp)} {what}** compared with ours: " + ", ".join(parts)
+            + f" (every cell with its tolerance and verdict: [{Path(csv).name}]({csv})).")
+
+
+def notebook_title(nb: dict) -> str:
+    """The text of the notebook's first level-1 heading (Markdown emphasis removed)."""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        for line in _source(cell).splitlines():
+            if line.startswith("# "):
+                return re.sub(r"[*_`]", "", line[2:]).strip()
+    return "weaklabel report"
+
+
+def _plain(text: str) -> str:
+    """Heading text as rendered: Markdown emphasis, code marks and escapes removed."""
+    return re.sub(r"\\(.)", r"\1", re.sub(r"\*\*|(?<!\\)[*`]", "", text)).strip()
+
+
+def heading_anchor(text: str) -> str:
+    """The id nbconvert's lab template gives a Markdown heading (its ``add_anchor``): the
+    rendered text with spaces as ``-``, URL-quoted except for the characters valid in a
+    fragment."""
+    from urllib.parse import quote
+
+    return quote(_plain(text).replace(" ", "-"), safe="?/:@!$&'()*+,;=")
+
+
+def _headings(nb: dict) -> list[tuple[int, str]]:
+    out = []
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        fence = False
+        for line in _source(cell).splitlines():
+            if line.lstrip().startswith("```"):
+                fence = not fence
+            m = None if fence else re.match(r"^(#{2,3})\s+(.+?)\s*#*\s*$", line)
+            if m:
+                out.append((len(m.group(1)), m.group(2)))
+    return out
+
+
+def contents_cell(nb: dict) -> dict:
+    """A Markdown cell listing every level-2 and level-3 heading, each linked to its anchor
+    (an HTML list, so that the link is the anchor's exact id)."""
+    import html
+
+    items, depth = [], 2
+    for level, text in _headings(nb):
+        while depth < level:
+            items.append("<ul>")
+            depth += 1
+        while depth > level:
+            items.append("</ul>")
+            depth -= 1
+        items.append(f'<li><a href="#{html.escape(heading_anchor(text))}">'
+                     f"{html.escape(_plain(text), quote=False)}</a></li>")
+    items += ["</ul>"] * (depth - 2)
+    src = "## Contents\n\n<ul class=\"contents\">\n" + "\n".join(items) + "\n</ul>"
+    return {"cell_type": "markdown", "id": "contents", "metadata": {"tags": ["contents"]},
+            "source": src}
+
+
+def postprocess_notebook(nb: dict) -> dict:
+    """The executed notebook as a reader sees it: :func:`clean_notebook`, then the cells
+    tagged :data:`SUMMARY_TAG` (computed at the end of the run) moved with their outputs
+    right after the title cell, then a linked table of contents (:func:`contents_cell`)."""
+    nb = clean_notebook(nb)
+    cells = [c for c in nb.get("cells", []) if "contents" not in _tags(c)]
+    summary = [c for c in cells if SUMMARY_TAG in _tags(c)]
+    rest = [c for c in cells if SUMMARY_TAG not in _tags(c)]
+    head = 1 if rest and rest[0].get("cell_type") == "markdown" else 0
+    if head:
+        # the title cell may hold whole sections: the summary goes right after its
+        # introduction, before its first level-2 heading
+        lines = _source(rest[0]).splitlines(keepends=True)
+        cut = next((i for i, ln in enumerate(lines) if i and ln.startswith("## ")), None)
+        if cut is not None:
+            first = {**rest[0], "source": "".join(lines[:cut]).rstrip("\n")}
+            body = {**rest[0], "id": f"{rest[0].get('id', 'title')}-body",
+                    "metadata": dict(rest[0].get("metadata", {})),
+                    "source": "".join(lines[cut:])}
+            rest = [first, body, *rest[1:]]
+    body = {**nb, "cells": rest}
+    nb["cells"] = rest[:head] + summary + [contents_cell(body)] + rest[head:]
+    return nb
+
+
+def export_html(nb: dict) -> str:
+    """HTML of an executed notebook (nbconvert's lab template): the input of cells tagged
+    :data:`HIDE_INPUT_TAGS` removed, the page titled by the notebook's first heading, and
+    MathJax loaded from :data:`MATHJAX_URL` (relative to ``reports/``) instead of a CDN."""
+    import nbformat
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
+
+    node = nbformat.from_dict(nb)
+    exporter = HTMLExporter(template_name="lab")
+    exporter.register_preprocessor(
+        TagRemovePreprocessor(remove_input_tags=set(HIDE_INPUT_TAGS),
+                              remove_cell_tags=set(REMOVE_CELL_TAGS), enabled=True),
+        enabled=True)
+    html, _ = exporter.from_notebook_node(
+        node, resources={"metadata": {"name": notebook_title(nb)}})
+    mj = _MATHJAX3.replace("{url}", MATHJAX_URL)
+    html = _MATHJAX_BLOCK.sub(lambda _m: mj, html, count=1)
+    # require.js (for interactive widgets, which the reports do not hold) is a CDN load too
+    return _REQUIREJS.sub("", html)
 
 
 def run_notebook(name: str, profile: str | None = None, root: str | Path | None = None) -> Path:
     """Execute one notebook into ``reports/`` (see module docstring)."""
     import nbformat
     import papermill as pm
-    from nbconvert import HTMLExporter
 
     root = repo_root(root)
     if profile is None:
@@ -108,11 +259,9 @@ def run_notebook(name: str, profile: str | None = None, root: str | Path | None 
         pm.execute_notebook(str(src), str(tmp), parameters={"profile": profile},
                             kernel_name="python3", cwd=str(root), progress_bar=True,
                             log_output=False)
-        nb = json.loads(tmp.read_text())
-        tmp.write_text(json.dumps(clean_notebook(nb), indent=1, ensure_ascii=False) + "\n")
-    nbnode = nbformat.read(str(out), as_version=4)
-    html, _ = HTMLExporter(template_name="lab").from_notebook_node(nbnode)
-    write_text(html, out.with_suffix(".html"))
+        nb = postprocess_notebook(json.loads(tmp.read_text()))
+        tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    write_text(export_html(nbformat.read(str(out), as_version=4)), out.with_suffix(".html"))
     return out
 
 
@@ -164,7 +313,8 @@ def environment_line() -> str:
 
 
 #: the columns of the summary table: (key of :func:`summary_rows`, header)
-SUMMARY_COLUMNS = (("paper", "paper"), ("published", "published cells"), ("match", "match"),
+SUMMARY_COLUMNS = (("paper", "paper"), ("scoring", "scoring"),
+                   ("published", "published cells"), ("match", "match"),
                    ("within_tolerance", "within tolerance"), ("differs", "differs"),
                    ("not_published", "not published"), ("crosschecks", "solver cross-checks"),
                    ("worst_rel_gap", "worst rel. gap"))
@@ -179,28 +329,38 @@ def summary_rows(root: str | Path | None = None) -> list[dict]:
 
     root = repo_root(root)
     rows = []
+    verdicts = ("match", "within_tolerance", "differs", "not_published")
     for d in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
         comp, cc = d / "comparison.csv", d / "crosscheck.csv"
         if not comp.is_file() and not cc.is_file():
             continue
-        counts = {"match": 0, "within_tolerance": 0, "differs": 0, "not_published": 0}
-        n = 0
-        if comp.is_file():
-            c = pd.read_csv(comp)
-            n = len(c)
-            counts.update(c["verdict"].value_counts().to_dict())
         ncc, worst = 0, float("nan")
         if cc.is_file():
             x = pd.read_csv(cc)
             ncc, worst = len(x), float(x["rel_gap"].max()) if len(x) else float("nan")
-        rows.append({"paper": d.name, "published": n, **{k: counts[k] for k in (
-            "match", "within_tolerance", "differs", "not_published")},
-            "crosschecks": ncc, "worst_rel_gap": worst})
+        # a paper scored two ways lists every published cell once per scoring (the scoring is
+        # named in the artifact, e.g. "Table III (correct scoring)"): one row per scoring, so
+        # that no cell is counted twice in a row
+        groups = [("", None)]
+        if comp.is_file():
+            c = pd.read_csv(comp)
+            art = c["artifact"] if "artifact" in c else pd.Series([""] * len(c), dtype=str)
+            sc = art.astype(str).str.extract(r"\((\w+) scoring\)$")[0].fillna("")
+            groups = [(k, c[sc == k]) for k in sorted(sc.unique())]
+        for i, (scoring, g) in enumerate(groups):
+            counts = dict.fromkeys(verdicts, 0)
+            if g is not None:
+                counts.update(g["verdict"].value_counts().to_dict())
+            rows.append({"paper": d.name, "scoring": scoring or "–",
+                         "published": 0 if g is None else len(g),
+                         **{k: counts[k] for k in verdicts},
+                         "crosschecks": ncc if i == 0 else "",
+                         "worst_rel_gap": worst if i == 0 else ""})
     return rows
 
 
 def _cell(key: str, value) -> str:
-    return f"{value:.1e}" if key == "worst_rel_gap" else str(value)
+    return f"{value:.1e}" if key == "worst_rel_gap" and value != "" else str(value)
 
 
 def summary(root: str | Path | None = None) -> str:

@@ -15,8 +15,9 @@ upstream URL. :func:`fetch` looks a file up in the cache (``$WEAKLABEL_DATA_DIR`
 ``$WEAKLABEL_DATA_MIRROR`` (colon-separated, ``<mirror>/<dataset>/<file>``), then downloads
 it (unless ``$WEAKLABEL_DATA_OFFLINE=1``). The sha256 is checked when a file enters the
 cache and every time a cached file is used; a mismatch raises :class:`ChecksumError`
-naming the file and both hashes. ``python -m weaklabel.data list | fetch NAME... |
-verify [NAME...]`` is the command-line interface.
+naming the file and both hashes. ``python -m weaklabel.data list | fetch NAME...|--all |
+verify [NAME...]`` is the command-line interface: ``list`` shows which datasets are cached,
+``verify`` tells files not fetched yet from corrupt ones. Cached files get mode 0644.
 
 Label convention (the one place it is written down)
 ---------------------------------------------------

@@ -1,6 +1,6 @@
 """Registry look-up and checksum-verified fetching of dataset files.
 
-A file is looked up in this order (CONVENTIONS.md section 6):
+A file is looked up in this order (also described in the README, section "Data"):
 
 1. the local cache, ``$WEAKLABEL_DATA_DIR`` or, when unset, ``pooch.os_cache("weaklabel")``;
    the file lives at ``<cache>/<dataset>/<file>``;
@@ -42,6 +42,7 @@ __all__ = [
     "cache_dir",
     "dataset_info",
     "fetch",
+    "is_cached",
     "list_datasets",
     "mirror_dirs",
     "verify",
@@ -50,6 +51,8 @@ __all__ = [
 ENV_CACHE = "WEAKLABEL_DATA_DIR"
 ENV_MIRROR = "WEAKLABEL_DATA_MIRROR"
 ENV_OFFLINE = "WEAKLABEL_DATA_OFFLINE"
+CACHE_FILE_MODE = 0o644
+CLI = "python -m weaklabel.data"
 
 
 class ChecksumError(ValueError):
@@ -102,7 +105,7 @@ def dataset_info(name: str) -> dict[str, Any]:
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise ValueError(
             f"name={name!r} is not a registered dataset.{hint} "
-            "Call weaklabel.data.list_datasets() for all names."
+            "Run `python -m weaklabel.data list` for all names."
         )
     return json.loads(json.dumps(reg[name]))
 
@@ -132,8 +135,8 @@ def _check_cached(path: Path, expected: str, dataset: str) -> None:
     if actual != expected:
         raise ChecksumError(
             f"{dataset}/{path.name}: sha256 mismatch of the cached file {path}: expected "
-            f"{expected}, got {actual}. The file is corrupted or was replaced; delete it "
-            "to fetch a fresh copy."
+            f"{expected}, got {actual}. The file is corrupted or was replaced; delete it, "
+            f"then run `python -m weaklabel.data fetch {dataset}` for a fresh copy."
         )
 
 
@@ -176,7 +179,18 @@ def _retrieve(url: str, sha: str, fname: str, path: Path, downloader: Any,
         ) from None
     finally:
         logger.setLevel(level)
-    return Path(out)
+    out = Path(out)
+    _make_readable(out)
+    return out
+
+
+def _make_readable(path: Path) -> None:
+    """Give a cached file mode 0644: pooch writes through a private (0600) temporary file,
+    and a shared cache must be readable by every user of the machine."""
+    try:
+        os.chmod(path, CACHE_FILE_MODE)
+    except OSError:  # pragma: no cover - a file of another owner in a shared cache
+        pass
 
 
 def _fetch_file(dataset: str, rec: dict[str, Any], *, download: bool) -> Path:
@@ -210,13 +224,14 @@ def _fetch_file(dataset: str, rec: dict[str, Any], *, download: bool) -> Path:
                 f"{dataset}/{rec['name']}: not in the cache or any mirror, and the download "
                 f"from {url} failed ({type(exc).__name__}: {exc}). Looked in: "
                 f"{', '.join(looked)}. Set {ENV_MIRROR} to a directory holding "
-                f"<dataset>/<file>."
+                f"<dataset>/<file>, then run `{CLI} fetch {dataset}`."
             ) from exc
     why = ("downloads are disabled" if (not download or _offline())
            else "no upstream URL is registered")
     raise DataFileNotFoundError(
         f"{dataset}/{rec['name']}: not in the cache or any mirror, and {why}. Looked in: "
-        f"{', '.join(looked)}. Set {ENV_MIRROR} to a directory holding <dataset>/<file>."
+        f"{', '.join(looked)}. Set {ENV_MIRROR} to a directory holding <dataset>/<file>, "
+        f"then run `{CLI} fetch {dataset}`."
     )
 
 
@@ -250,41 +265,84 @@ def fetch(name: str, *, download: bool = True) -> dict[str, Path]:
     return {rec["name"]: _fetch_file(name, rec, download=download) for rec in info["files"]}
 
 
+def is_cached(name: str) -> tuple[int, int]:
+    """How many files of a dataset are in the cache (not checked), out of how many.
+
+    Parameters
+    ----------
+    name : str
+        Registry name.
+
+    Returns
+    -------
+    (int, int)
+        ``(cached, total)`` file counts; the sha256 is checked by :func:`verify`.
+    """
+    files = dataset_info(name)["files"]
+    root = cache_dir() / name
+    n = sum(any((root / fname).is_file() for fname, _ in _candidates(rec)) for rec in files)
+    return n, len(files)
+
+
+VERIFY_STATUSES = ("ok", "corrupt", "not fetched")
+
+
 @dataclass(frozen=True)
 class VerifyResult:
-    """The check of one copy of one file."""
+    """The check of one registered file, over all its local copies (cache and mirrors).
+
+    ``status`` is ``"ok"`` (at least one copy, every copy matches), ``"corrupt"`` (a copy's
+    sha256 differs from the registry: ``path`` and ``actual`` name the first such copy) or
+    ``"not fetched"`` (no copy in the cache or any mirror).
+    """
 
     dataset: str
     file: str
     path: str | None
-    status: str  # "ok", "mismatch" or "missing"
+    status: str  # one of VERIFY_STATUSES
     expected: str
     actual: str | None = None
+    copies: tuple[str, ...] = ()  # every local copy checked
 
     @property
     def ok(self) -> bool:
-        """True when the copy exists and its sha256 matches."""
+        """True when the file has a copy and every copy's sha256 matches."""
         return self.status == "ok"
 
     def __str__(self) -> str:
+        key = f"{self.dataset}/{self.file}"
         if self.status == "ok":
-            return f"ok        {self.dataset}/{self.file}  ({self.path})"
-        if self.status == "missing":
-            return f"MISSING   {self.dataset}/{self.file}  (no copy in the cache or a mirror)"
-        return (f"MISMATCH  {self.dataset}/{self.file}  ({self.path}): expected sha256 "
-                f"{self.expected}, got {self.actual}")
+            where = "; ".join(self.copies)
+            n = len(self.copies)
+            return f"ok           {key}  ({n} cop{'y' if n == 1 else 'ies'}: {where})"
+        if self.status == "not fetched":
+            return (f"not fetched  {key}  (no copy in the cache or a mirror yet; run "
+                    f"`{CLI} fetch {self.dataset}`)")
+        return (f"CORRUPT      {key}  sha256 mismatch of {self.path}: expected "
+                f"{self.expected}, got {self.actual}; delete that copy, then run "
+                f"`{CLI} fetch {self.dataset}`")
 
 
 @dataclass(frozen=True)
 class VerifyReport:
-    """All results of :func:`verify`; falsy when any file failed."""
+    """All results of :func:`verify`, one per registered file; falsy when any file failed."""
 
     results: tuple[VerifyResult, ...]
 
     @property
     def failures(self) -> list[VerifyResult]:
-        """Results that are missing or mismatched."""
+        """Files that are corrupt or not fetched yet."""
         return [r for r in self.results if not r.ok]
+
+    @property
+    def corrupt(self) -> list[VerifyResult]:
+        """Files with a copy whose sha256 differs from the registry."""
+        return [r for r in self.results if r.status == "corrupt"]
+
+    @property
+    def not_fetched(self) -> list[VerifyResult]:
+        """Files with no copy in the cache or any mirror."""
+        return [r for r in self.results if r.status == "not fetched"]
 
     @property
     def ok(self) -> bool:
@@ -294,11 +352,14 @@ class VerifyReport:
     def __bool__(self) -> bool:
         return self.ok
 
+    def summary(self) -> str:
+        """One line counting files (not copies): ok, not fetched yet, corrupt."""
+        n = len(self.results)
+        return (f"{n} file{'' if n == 1 else 's'}: {n - len(self.failures)} ok, "
+                f"{len(self.not_fetched)} not fetched yet, {len(self.corrupt)} corrupt")
+
     def __str__(self) -> str:
-        lines = [str(r) for r in self.results]
-        n_fail = len(self.failures)
-        lines.append(f"{len(self.results) - n_fail} ok, {n_fail} failed")
-        return "\n".join(lines)
+        return "\n".join([str(r) for r in self.results] + [self.summary()])
 
 
 def verify(names: list[str] | str | None = None, *, fetch_missing: bool = False,
@@ -312,13 +373,16 @@ def verify(names: list[str] | str | None = None, *, fetch_missing: bool = False,
     fetch_missing : bool, default False
         Fetch (copy from a mirror or download) files that have no local copy first.
     raise_on_error : bool, default False
-        Raise :class:`ChecksumError` naming every failing file instead of only reporting.
+        Raise :class:`ChecksumError` naming every corrupt file, or
+        :class:`DataFileNotFoundError` when files are only missing, instead of only
+        reporting.
 
     Returns
     -------
     VerifyReport
-        One :class:`VerifyResult` per copy found (or one ``"missing"`` result per file with
-        no copy). ``str(report)`` is a printable table; ``report.failures`` the failures.
+        One :class:`VerifyResult` per registered file: ``"ok"``, ``"corrupt"`` (naming the
+        copy) or ``"not fetched"``. ``str(report)`` is a printable table whose last line
+        counts files; ``report.failures`` the failures.
     """
     if names is None:
         names = list_datasets()
@@ -333,19 +397,29 @@ def verify(names: list[str] | str | None = None, *, fetch_missing: bool = False,
                     _fetch_file(name, rec, download=True)
                 except (DataFileNotFoundError, ChecksumError):
                     pass  # reported below
-            found = False
-            roots = [cache_dir()] + mirror_dirs()
-            for root in roots:
+            copies: list[str] = []
+            bad: tuple[str, str, str, str] | None = None  # file, path, expected, actual
+            for root in [cache_dir(), *mirror_dirs()]:
                 for fname, sha in _candidates(rec):
                     p = root / name / fname
                     if p.is_file():
-                        found = True
+                        copies.append(str(p))
                         actual = _sha256(p)
-                        status = "ok" if actual == sha else "mismatch"
-                        results.append(VerifyResult(name, fname, str(p), status, sha, actual))
-            if not found:
-                results.append(VerifyResult(name, rec["name"], None, "missing", rec["sha256"]))
+                        if actual != sha and bad is None:
+                            bad = (fname, str(p), sha, actual)
+            if bad is not None:
+                results.append(VerifyResult(name, bad[0], bad[1], "corrupt", bad[2], bad[3],
+                                            tuple(copies)))
+            elif copies:
+                results.append(VerifyResult(name, rec["name"], copies[0], "ok", rec["sha256"],
+                                            rec["sha256"], tuple(copies)))
+            else:
+                results.append(VerifyResult(name, rec["name"], None, "not fetched",
+                                            rec["sha256"]))
     report = VerifyReport(tuple(results))
-    if raise_on_error and not report.ok:
-        raise ChecksumError("verification failed:\n" + "\n".join(map(str, report.failures)))
+    if raise_on_error and report.corrupt:
+        raise ChecksumError("verification failed:\n" + "\n".join(map(str, report.corrupt)))
+    if raise_on_error and report.not_fetched:
+        raise DataFileNotFoundError(
+            "verification failed:\n" + "\n".join(map(str, report.not_fetched)))
     return report

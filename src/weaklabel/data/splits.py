@@ -174,7 +174,8 @@ def pu_split(y: Any, *, labelled_fraction: float | None = None, pi: float | None
         ``rule="usmo"`` only (required): the class prior used by USMO (``meta["usmo_pi"]``
         of a ``usmo-*`` dataset; e.g. 0.56 for australian).
     rule : {"usmo", "fraction"}
-        ``"usmo"`` (USMO digest section 4.3, ``demo.m``): the training positives are put in
+        ``"usmo"`` (USMO paper, Section 6, Tables III-IV: 20% of the
+        positives labelled; the authors' ``demo.m``): the training positives are put in
         random order and the first ``p = floor(0.2 * pi * N)`` are labelled, ``N`` the
         number of training rows (australian: N=690, pi=0.56 -> p=77). ``"fraction"``: as
         described for ``labelled_fraction``.
@@ -187,7 +188,8 @@ def pu_split(y: Any, *, labelled_fraction: float | None = None, pi: float | None
     -------
     PUSplit
         ``labelled``, ``unlabelled`` (original row order) and ``test`` index arrays;
-        ``split.train`` and ``split.s`` give the ``(X, s)`` form of CONVENTIONS.md.
+        ``split.train`` and ``split.s`` give the package-wide ``(X, s)`` form
+        (see :mod:`weaklabel.data`).
     """
     pos = _pm1(y)
     n = pos.shape[0]
@@ -308,7 +310,7 @@ def ssl_split(y: Any, *, n_labelled: int | None = None, labelled_fraction: float
 
 @dataclass(frozen=True)
 class SUSplit:
-    """A similar-unlabelled split (Bao et al. 2018 / TSGSU, su_tsg.md section 7.4).
+    """A similar-unlabelled split (Bao et al. 2018; TSGSU, Shi et al. 2021, Section 6, "Datasets").
 
     Attributes
     ----------
@@ -337,7 +339,7 @@ def su_split(y: Any, *, n_pairs: int, n_unlabelled: int, n_test: int | None = No
              pi: float | None = None, random_state: Any = None) -> SUSplit:
     """Draw similar pairs, unlabelled rows and test rows (all disjoint) from a labelled pool.
 
-    The recipe of su_tsg.md section 7.4 (Bao et al.'s generator):
+    The recipe of TSGSU Section 6 ("Datasets"), completed as Bao et al.'s generator:
 
     1. ``pi`` = the pool's positive fraction unless given.
     2. ``n_pos_pairs ~ Binomial(n_pairs, pi^2 / (pi^2 + (1 - pi)^2))``; the rest are

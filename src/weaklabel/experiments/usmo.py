@@ -1,7 +1,7 @@
 """Protocols of the USMO paper (Sansone, De Natale, Zhou, TPAMI 2019); tidy DataFrames.
 
-Small-scale protocol (Tables III-IV, digest section 4.3)
---------------------------------------------------------
+Small-scale protocol (the paper's Tables III-IV)
+------------------------------------------------
 - the 12 ``usmo-*`` sets; one split per dataset (``pu_split(rule="usmo")``: the first
   ``p = floor(0.2 * pi * N)`` positives of a random order are labelled, everything else is
   unlabelled), shared by every method, kernel and lambda;
@@ -9,8 +9,8 @@ Small-scale protocol (Tables III-IV, digest section 4.3)
 - transductive: each method is trained on ``(D_p, D_n)`` and scored on ``D_n``;
 - linear and Gaussian (sigma = 1) kernels, lambda in {1e-4, 1e-3, 1e-2, 1e-1}, no selection.
 
-Metrics (digest section 4.4)
-----------------------------
+Metrics (the F-measure of Tables III-IV)
+----------------------------------------
 - ``f1_majority``: the authors' ``performance.m``: F1 of the majority class of the true
   labels of ``D_n`` (NaN -> 0). This is what the published tables report.
 - ``f1_positive``: the usual positive-class F1.
@@ -47,6 +47,7 @@ from ..compare import build_comparison, crosscheck_record
 from ..data import load, one_vs_rest, pu_split
 from ..executor import run_tasks
 from ..measure import measure_warm_fit
+from ..models.exceptions import OneClassPredictionWarning
 from ..models.usmo import DoubleHingePU, RampPU
 from ..solvers.usmo import bias_interval, usmo
 
@@ -80,6 +81,9 @@ DEFAULTS = {
                      "MNIST 0 vs. all"],
     "grid_usmo": [250, 500, 1000, 2000, 4000, 8000], "grid_baselines": [250, 500, 1000, 2000],
     "trace_n": 6000,
+    # Gaussian widths of the scaling runs, declared before the run: the paper's 1 (every
+    # method) and scikit-learn's "scale" rule (USMO only; see scale_sigma)
+    "scaling_sigma": [1.0, "scale"],
 }
 
 
@@ -177,16 +181,18 @@ def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: fl
     X, y = load_small(dataset)
     split = pu_split(y, pi=pi, rule="usmo", random_state=seed)
     Xtr, s = X[split.train], split.s
-    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "pi": pi}
+    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "prior": pi}
     out, fitted = [], {}
     for m in methods:
         if m == "[6]":
             est = RampPU(**common)
         else:
             solver = {"Init*": "init", "[7]": "qp", "USMO": "usmo"}[m]
-            est = DoubleHingePU(**common, solver=solver, tau=tau, random_state=seed)
+            est = DoubleHingePU(**common, solver=solver, tol=tau, random_state=seed)
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
+            # constant predictors are expected cells of Tables III-IV (scored, not warned)
+            warnings.simplefilter("ignore", OneClassPredictionWarning)
             est.fit(Xtr, s)
         fitted[m] = est
         for scoring in ("correct", "demo2"):
@@ -209,7 +215,7 @@ def table_problem(table_name: str, dataset: str, pi: float, kernel: str, lam: fl
     if tau_tight is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            runs.append((tau_tight, DoubleHingePU(**common, tau=tau_tight,
+            runs.append((tau_tight, DoubleHingePU(**common, tol=tau_tight,
                                                   random_state=seed).fit(Xtr, s)))
     for t, u in runs:
         cc = crosscheck_record(
@@ -332,7 +338,7 @@ def ramp_certification(table_name: str, dataset: str, pi: float, kernel: str, la
     Xtr, s = X[split.train], split.s
     if max_n is not None and Xtr.shape[0] > max_n:
         return {}
-    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "pi": pi}
+    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "prior": pi}
     runs = {}
     for solver in ("smo", "qp"):
         with warnings.catch_warnings():
@@ -384,7 +390,9 @@ def ramp_flat_bias(table_name: str, kernel: str, lam: float, *, seed: int) -> di
     X, y = load_small(dataset)
     split = pu_split(y, pi=pi, rule="usmo", random_state=seed)
     Xtr = X[split.train]
-    m = RampPU(kernel=kernel, sigma=1.0, lam=lam, pi=pi).fit(Xtr, split.s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OneClassPredictionWarning)  # the point of this study
+        m = RampPU(kernel=kernel, sigma=1.0, lam=lam, prior=pi).fit(Xtr, split.s)
     last = m.steps_[-1]
     lo, hi = last["bias_interval"]
     Xu, yu = X[split.unlabelled], y[split.unlabelled]
@@ -642,12 +650,23 @@ def large_pool(name: str, *, positive, seed: int = 0):
     return X, np.asarray(y, float), Xt, np.asarray(yt, float), note + "; min-max scaled on the pool"
 
 
-def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, *, n_pos=100, lam=0.01,
-                    seed=0, tau=2e-3, test_max=5000):
+def scale_sigma(X) -> float:
+    """The declared data-driven Gaussian width ``"scale"`` of the scaling runs: the
+    estimators' ``sigma="scale"`` (:func:`weaklabel.models._base.scale_sigma`,
+    scikit-learn's ``gamma="scale"`` written as a width: ``sigma = sqrt(d * X.var() / 2)``,
+    ``X.var()`` over every entry of the training matrix)."""
+    from ..models._base import scale_sigma as _scale
+
+    return _scale(X)
+
+
+def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, sigma=1.0, *, n_pos=100,
+                    lam=0.01, seed=0, tau=2e-3, test_max=5000):
     """Train one method with ``n_pos`` labelled positives and ``n_unl`` unlabelled samples
     drawn from the pool; return time, peak memory and inductive test F1. The fit is timed
     after a warm-up fit on 60 rows in the same process
-    (:func:`weaklabel.measure.measure_warm_fit`)."""
+    (:func:`weaklabel.measure.measure_warm_fit`). ``sigma``: the Gaussian width, a number
+    (the paper's 1) or ``"scale"`` (:func:`scale_sigma` of the training rows)."""
     rng = np.random.default_rng(seed)
     pos = np.flatnonzero(y > 0)
     lab = rng.choice(pos, size=min(n_pos, len(pos) // 2), replace=False)
@@ -656,24 +675,30 @@ def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, *, n_pos=100, la
     pi = float(np.mean(y > 0))
     Xtr = np.vstack([X[lab], X[unl]])
     s = np.r_[np.ones(len(lab)), np.zeros(len(unl))]
-    common = {"kernel": kernel, "sigma": 1.0, "lam": lam, "pi": pi}
+    rule = sigma
+    sigma = scale_sigma(Xtr) if sigma == "scale" else float(sigma)
+    common = {"kernel": kernel, "sigma": sigma, "lam": lam, "prior": pi}
 
     def make():
         if method == "ramp [6]":
             # CCCP steps as dense QPs, as the paper's implementation of [6] ran them (the
             # tables use the certified SMO steps): this is the baseline whose cost is compared
             return RampPU(**common, solver="qp")
-        return DoubleHingePU(**common, solver="qp" if method == "QP [7]" else "usmo", tau=tau,
+        return DoubleHingePU(**common, solver="qp" if method == "QP [7]" else "usmo", tol=tau,
                              random_state=seed)
 
     est, seconds, peak_mb, warm_s = measure_warm_fit(make, Xtr, s)
     ti = np.random.default_rng(seed + 1).permutation(len(yt))[:test_max]
     pred = est.predict(Xt[ti])
-    rec = {"dataset": label, "kernel": kernel, "method": method, "n_unlabelled": len(unl),
+    rec = {"dataset": label, "kernel": kernel, "method": method,
+           "sigma_rule": "1 (paper)" if rule == 1.0 else str(rule),
+           "sigma": sigma if kernel == "gaussian" else float("nan"), "n_unlabelled": len(unl),
            "n_labelled": len(lab), "seconds": seconds, "peak_mb": peak_mb,
            "warmup_seconds": warm_s,
            "test_f1_positive": f1_positive(yt[ti], pred),
-           "test_f1_majority": f1_majority(yt[ti], pred), "pi": pi}
+           "test_f1_majority": f1_majority(yt[ti], pred), "pi": pi,
+           # 0 or 1: a constant predictor on the test sample
+           "test_positive_rate": float(np.mean(pred > 0))}
     res = getattr(est, "result_", None)
     if method == "USMO" and res is not None:
         rec.update({"passes": res.passes, "pair_updates": res.pair_updates,
@@ -697,10 +722,14 @@ LARGE_SETS = {
 
 
 def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100, seed=0,
-                tau=2e-3, executor=None, progress=True, test_max=5000) -> pd.DataFrame:
+                tau=2e-3, executor=None, progress=True, test_max=5000,
+                sigmas=(1.0,)) -> pd.DataFrame:
     """Training time, peak memory and inductive test F1 against the number of unlabelled
     samples (Figs 4-7 analogue). Baselines ([7], [6]) run on ``grid_baselines`` only (the
     grid stops where their dense Gram matrices exceed the declared memory budget).
+    ``sigmas``: Gaussian widths; the first (the paper's 1) for every method, the others
+    (e.g. ``"scale"``, :func:`scale_sigma`) for USMO only, on ``grid_usmo``; the linear
+    kernel runs once.
 
     Every fit runs in a fresh process (``isolate=True`` of
     :func:`weaklabel.executor.run_tasks`), on the ``executor`` of :func:`run_tables`."""
@@ -714,13 +743,19 @@ def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100
         cap = len(pools[label][1]) - n_pos
         for k in kernels:
             for n in sorted({min(n, cap) for n in grid_usmo}):
-                tasks.append((label, k, n, "USMO"))
+                tasks.append((label, k, n, "USMO", sigmas[0]))
             for n in sorted({min(n, cap) for n in grid_baselines}):
-                tasks.append((label, k, n, "QP [7]"))
-                tasks.append((label, k, n, "ramp [6]"))
+                tasks.append((label, k, n, "QP [7]", sigmas[0]))
+                tasks.append((label, k, n, "ramp [6]", sigmas[0]))
+    for label in sets:
+        cap = len(pools[label][1]) - n_pos
+        for sg in sigmas[1:] if "gaussian" in kernels else ():
+            for n in sorted({min(n, cap) for n in grid_usmo}):
+                tasks.append((label, "gaussian", n, "USMO", sg))
     # one fresh process per fit, so that each peak-memory reading is its own
     recs = run_tasks(scaling_problem,
-                     [(label, *pools[label][:4], n, k, m) for (label, k, n, m) in tasks],
+                     [(label, *pools[label][:4], n, k, m, sg)
+                      for (label, k, n, m, sg) in tasks],
                      executor=executor, isolate=True, progress=progress,
                      desc="scaling runs (one process per fit)",
                      kwargs={"n_pos": n_pos, "lam": lam, "seed": seed, "tau": tau,
@@ -766,22 +801,35 @@ def plot_published_vs_reproduced(comp: pd.DataFrame):
     fig, axes = plt.subplots(1, len(scorings), figsize=(5.2 * len(scorings), 4.6),
                              squeeze=False, sharey=True)
     colors = {"Init*": "#7f7f7f", "[6]": "#2ca02c", "[7]": "#d62728", "USMO": "#1f77b4"}
+    names = {"Init*": "Init* (USMO's initial point)", "[6]": METHOD_LABELS["ramp [6]"],
+             "[7]": METHOD_LABELS["QP [7]"], "USMO": METHOD_LABELS["USMO"]}
+    # USMO and [7] reach the same optimum: open squares around filled dots keep both visible
+    marks = {"Init*": ("o", 14, True), "[6]": ("^", 18, True), "[7]": ("s", 46, False),
+             "USMO": ("o", 12, True)}
+    lams = sorted({float(c.split("λ=")[1]) for c in comp["column"] if "λ=" in c})
     for ax, sc in zip(axes[0], scorings):
         sub = comp[comp["artifact"].str.contains(sc) & (comp["row"] != "Avg.")]
         for m, col in colors.items():
             mm = sub[sub["column"].str.startswith(m + ",")]
-            ax.scatter(mm["published"], mm["reproduced"], s=14, alpha=0.7, color=col, label=m)
+            mk, size, face = marks[m]
+            ax.scatter(mm["published"], mm["reproduced"], s=size, alpha=0.8, marker=mk,
+                       edgecolors=col, facecolors=col if face else "none", label=names[m],
+                       clip_on=False, zorder=3)
         ax.plot([0, 100], [0, 100], color="k", lw=0.8)
         tol = float(sub["tolerance"].median()) if len(sub) else 0.0
         ax.fill_between([0, 100], [-tol, 100 - tol], [tol, 100 + tol], color="k", alpha=0.07,
                         label=f"±{tol:g} (declared)")
-        ax.set_xlim(-2, 102)
-        ax.set_ylim(-2, 102)
+        ax.set_xlim(0, 100)
+        ax.set_ylim(0, 100)
         ax.set_xlabel("published F-measure (%)")
         ax.set_title(f"Tables III-IV, {sc} scoring")
     axes[0][0].set_ylabel("reproduced F-measure (%)")
-    axes[0][-1].legend(loc="lower right")
-    fig.tight_layout()
+    h, lab = axes[0][-1].get_legend_handles_labels()
+    fig.legend(h, lab, loc="lower center", ncol=3, fontsize=8)
+    fig.suptitle("Every dataset cell of Tables III-IV: λ ∈ {"
+                 + ", ".join(f"{v:g}" for v in lams) + "}, linear and Gaussian (σ = 1) kernels, "
+                 "the fixed split", fontsize=9)
+    fig.tight_layout(rect=(0, 0.12, 1, 0.95))
     return fig
 
 
@@ -795,35 +843,79 @@ def _sparse_ticks(values, min_ratio=1.6):
     return out[::-1]
 
 
-def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True):
-    """One panel per (kernel, dataset): ``value`` against the number of unlabelled samples."""
+#: method names in figure legends: the method, its authors, then the paper's reference number
+METHOD_LABELS = {
+    "USMO": "USMO (this paper)",
+    "QP [7]": "double hinge, dense QP (du Plessis et al. 2015) [7]",
+    "ramp [6]": "ramp loss, CCCP (du Plessis et al. 2014) [6]",
+}
+#: (colour, marker, marker size, fill) per (method, width rule): open and filled markers of
+#: different sizes, so that coinciding points of two methods stay visible
+_SCALING_STYLE = {
+    ("USMO", "1 (paper)"): ("#1f77b4", "o", 7, "full"),
+    ("QP [7]", "1 (paper)"): ("#d62728", "s", 9, "none"),
+    ("ramp [6]", "1 (paper)"): ("#2ca02c", "^", 5, "full"),
+    ("USMO", "scale"): ("#ff7f0e", "D", 5, "full"),
+}
+
+
+def _sigma_text(rule: str) -> str:
+    return "σ = 1 (paper)" if rule == "1 (paper)" else "σ = " + rule
+
+
+def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True, lam=0.01,
+                 n_pos=100, percent=False):
+    """One panel per (kernel, dataset): ``value`` against the number of unlabelled samples.
+
+    Every panel shares the y axis (``percent``: 0 to 100); each line is a method at one
+    Gaussian width (``sigma_rule``, when the frame has it); the title states the setting."""
     import matplotlib.pyplot as plt
 
     from .. import plots
 
+    if "sigma_rule" not in df:
+        df = df.assign(sigma_rule="1 (paper)")
     sets = list(dict.fromkeys(df["dataset"]))
     kernels = list(dict.fromkeys(df["kernel"]))
     grid = _sparse_ticks(sorted(df["n_unlabelled"].unique()))
-    fig, axes = plt.subplots(len(kernels), len(sets), figsize=(3.3 * len(sets),
-                             2.8 * len(kernels)), squeeze=False, sharex=True)
+    fig, axes = plt.subplots(len(kernels), len(sets), figsize=(3.4 * len(sets),
+                             2.9 * len(kernels) + 0.9), squeeze=False, sharex=True,
+                             sharey=True)
+    handles = {}
     for i, k in enumerate(kernels):
         for j, d in enumerate(sets):
             ax = axes[i][j]
-            for m, (col, mk) in _STYLE.items():
-                g = df[(df.kernel == k) & (df.dataset == d) & (df.method == m)]
+            for (m, rule), (col, mk, ms, fill) in _SCALING_STYLE.items():
+                g = df[(df.kernel == k) & (df.dataset == d) & (df.method == m)
+                       & (df.sigma_rule == rule)]
                 g = g.sort_values("n_unlabelled")
-                if len(g):
-                    ax.plot(g["n_unlabelled"], g[value], marker=mk, color=col, label=m)
+                if not len(g):
+                    continue
+                lab = METHOD_LABELS.get(m, m)
+                if rule != "1 (paper)":
+                    lab += ", Gaussian " + _sigma_text(rule)
+                (h,) = ax.plot(g["n_unlabelled"], g[value], marker=mk, color=col,
+                               markersize=ms, fillstyle=fill, alpha=0.85, clip_on=not percent,
+                               lw=1.2 if rule == "1 (paper)" else 1.6,
+                               ls="-" if rule == "1 (paper)" else "--", label=lab)
+                handles.setdefault(lab, h)
             plots.log_axis(ax, "x", ticks=grid)
             if logy:
                 plots.log_axis(ax, "y")
+            if percent:
+                ax.set_ylim(0, 100)
             ax.set_title(f"{d}\n{k} kernel", fontsize=9)
             if i == len(kernels) - 1:
                 ax.set_xlabel("unlabelled samples n")
             if j == 0:
                 ax.set_ylabel(ylabel)
-    axes[0][0].legend(fontsize=8)
-    fig.tight_layout()
+    rules = [r for r in dict.fromkeys(df["sigma_rule"]) if r != "1 (paper)"]
+    setting = (f"λ = {lam:g}, {n_pos} labelled positives; Gaussian kernel: σ = 1 (paper) for "
+               "every method" + "".join(f", σ = {r} for USMO only" for r in rules))
+    fig.suptitle(setting, fontsize=10)
+    fig.legend(list(handles.values()), list(handles), loc="lower center",
+               ncol=min(len(handles), 3), fontsize=8)
+    fig.tight_layout(rect=(0, 0.07 + 0.03 * (len(handles) > 3), 1, 0.97))
     return fig
 
 

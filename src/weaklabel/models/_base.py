@@ -7,7 +7,9 @@ PU learning, :class:`PUClassifier` -- ``fit(X, s)``
     unlabelled sample (positive or negative, unknown). Both values must occur. The
     estimators predict the *latent* class, ``+1`` / ``-1`` (``classes_ = [-1, 1]``), not a
     value of ``s``; ``score(X, y)`` is the accuracy against true labels ``y`` in
-    ``{-1, +1}`` or ``{0, 1}`` (0 is read as -1).
+    ``{-1, +1}``, ``{0, 1}`` or bool (0 / False are read as -1), the same value for all
+    three codings; any other labels raise ``ValueError``. ``score`` needs true labels: to
+    select hyperparameters on ``(X, s)`` alone use a scorer of :mod:`weaklabel.metrics`.
 
 Semi-supervised learning, :class:`SemiSupervisedClassifier` -- ``fit(X, y)``
     ``y`` holds the class label, ``0`` or ``1``, of each labelled sample and the marker
@@ -29,6 +31,7 @@ tags.
 
 from __future__ import annotations
 
+import warnings
 from abc import ABCMeta, abstractmethod
 from dataclasses import dataclass, fields
 
@@ -38,14 +41,17 @@ from sklearn.utils import TargetTags
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    check_int,
     check_labels_pm1,
     check_matrix,
+    check_positive,
     check_prior,
     check_pu_indicator,
     check_target_given,
     check_vector,
 )
 from ..kernels import make_kernel
+from .exceptions import OneClassPredictionWarning
 
 UNLABELLED = -1
 """Marker of an unlabelled sample in the target ``y`` of a semi-supervised estimator."""
@@ -198,10 +204,43 @@ class PUClassifier(WeakLabelClassifier):
         return validate_pu(X, s)
 
     def score(self, X, y, sample_weight=None):
-        """Accuracy against true labels ``y`` in ``{-1, +1}`` or ``{0, 1}`` (0 read as -1)."""
+        """Accuracy against the true class labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            True labels in ``{-1, +1}``, ``{0, 1}`` or bool; ``0`` / ``False`` are read as
+            -1, so the three codings give the same value. Anything else (e.g. ``{1, 2}``,
+            strings, three values) raises ``ValueError``. Not the PU indicator ``s``: the
+            estimator predicts the latent class (use :mod:`weaklabel.metrics` for a score
+            on ``(X, s)``).
+        sample_weight : array-like of shape (n_samples,), optional
+
+        Returns
+        -------
+        float
+            Fraction (weighted by ``sample_weight``) of correct predictions.
+        """
         pred = self.predict(X)
         y = check_labels_pm1(y, "y", n=pred.shape[0])
         return float(np.average(pred == y, weights=sample_weight))
+
+    def _warn_if_one_class(self, f_unlabelled, hint: str) -> None:
+        """Warn :class:`OneClassPredictionWarning` when ``f_unlabelled`` has a single sign.
+
+        Called at the end of ``fit`` with the decision values of the unlabelled training rows
+        (``s = 0``; the labelled positives are often fitted as +1 even by a kernel that is
+        nearly the identity, so they are left out); ``stacklevel=3`` points at the line that
+        called ``fit``.
+        """
+        f = np.asarray(f_unlabelled)
+        if f.size and (np.all(f >= 0) or np.all(f < 0)):
+            cls = "+1" if f[0] >= 0 else "-1"
+            warnings.warn(
+                f"{type(self).__name__} predicts {cls} for every one of the {f.size} "
+                f"unlabelled training points; {hint}",
+                OneClassPredictionWarning, stacklevel=3)
 
 
 class SemiSupervisedClassifier(WeakLabelClassifier):
@@ -227,26 +266,78 @@ class SemiSupervisedClassifier(WeakLabelClassifier):
         return X, y
 
 
-class KernelParamsMixin:
-    """Helpers of estimators with ``kernel`` / ``sigma`` / ``pi`` parameters."""
+def require_prior(prior, name: str = "prior", owner: str = "") -> float:
+    """The class prior of a PU estimator: required, in (0, 1); never a silent default.
 
-    def _kernel(self):
-        if self.kernel == "gaussian" or self.kernel == "rbf":
-            return make_kernel("gaussian", sigma=self.sigma)
-        return make_kernel(self.kernel)
+    ``None`` (the default of every estimator) raises a ``ValueError`` that names the
+    parameter and how to obtain it.
+    """
+    if prior is None:
+        who = f"{owner}: " if owner else ""
+        raise ValueError(
+            f"{who}{name} is required: pass the class prior Pr[y = +1] of your data, in "
+            f"(0, 1), e.g. {name}=0.3. It is not identifiable from (X, s) without an "
+            "assumption; estimate it with a class-prior estimator, e.g. Elkan & Noto "
+            "(2008): c = mean of g(x) over held-out labelled positives for a calibrated "
+            "classifier g of s, then prior = (number of labelled positives / c) / n.")
+    return check_prior(prior, name)
+
+
+def scale_sigma(X) -> float:
+    """The data-driven Gaussian width ``sigma = sqrt(n_features * X.var() / 2)``.
+
+    The width for which ``1 / (2 sigma^2)`` equals scikit-learn's ``gamma="scale"``
+    (``1 / (n_features * X.var())``); 1 when ``X`` has zero variance.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    v = float(X.var()) * X.shape[1]
+    return float(np.sqrt(v / 2.0)) if v > 0 else 1.0
+
+
+class KernelParamsMixin:
+    """Helpers of estimators with ``kernel`` / ``sigma`` / ``degree`` / ``coef0`` / ``prior``.
+
+    ``sigma="scale"`` is resolved at fit (:func:`scale_sigma`) and stored as ``sigma_``;
+    a number is used as given.
+    """
+
+    def _resolve_sigma(self, *parts) -> float:
+        """``sigma`` as a number; ``"scale"`` is computed on the rows of ``parts``."""
+        if isinstance(self.sigma, str):
+            if self.sigma != "scale":
+                raise ValueError(f"sigma must be a positive number or 'scale', got "
+                                 f"{self.sigma!r}.")
+            return scale_sigma(np.vstack(parts))
+        return check_positive(self.sigma, "sigma")
+
+    def _kernel(self, *parts):
+        """The kernel of this fit on the training rows ``parts``; sets ``sigma_`` (``None``
+        for the kernels without a width)."""
+        kernel = self.kernel
+        if kernel in ("gaussian", "rbf"):
+            self.sigma_ = self._resolve_sigma(*parts)
+            return make_kernel("gaussian", sigma=self.sigma_)
+        self.sigma_ = None
+        if kernel in ("polynomial", "poly"):
+            return make_kernel("polynomial", degree=check_int(self.degree, "degree", minimum=1),
+                               coef0=float(self.coef0))
+        return make_kernel(kernel)
 
     def _check_common(self):
-        check_prior(self.pi, "pi")
+        return require_prior(self.prior, "prior", type(self).__name__)
 
 
 __all__ = [
     "UNLABELLED",
     "KernelParamsMixin",
+    "OneClassPredictionWarning",
     "PUClassifier",
     "SemiSupervisedClassifier",
     "WeakLabelClassifier",
     "WeakLabelTargetTags",
     "check_semisupervised_target",
+    "require_prior",
+    "scale_sigma",
     "split_pu",
     "validate_pu",
 ]

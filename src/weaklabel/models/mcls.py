@@ -2,9 +2,15 @@
 
 Input convention (:class:`~weaklabel.models._base.PUClassifier`): ``fit(X, s)`` with ``s = 1``
 for a labelled positive and ``s = 0`` for an unlabelled row; predictions are ``+1`` / ``-1``
-and ``score`` reads true labels in ``{-1, +1}`` or ``{0, 1}``.
+and ``score`` reads true labels in ``{-1, +1}``, ``{0, 1}`` or bool.
 Every kernel is the Gaussian ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))`` (section 3 of the
-paper). Section numbers below are the paper's.
+paper); ``sigma="scale"`` (the default) is ``sqrt(n_features * X.var() / 2)`` at fit, the
+experiments pass their selected width explicitly. Section numbers below are the paper's.
+
+Names shared with :mod:`weaklabel.models.usmo` (README, "Estimators: one vocabulary"):
+``prior`` (the paper's ``r``), ``sigma``, ``max_iter``, ``intercept_``, ``dual_coef_``,
+``n_iter_``, ``converged_``. ``C`` here is a cost on the training errors (larger = less
+regularised), not the penalty weight ``lam`` of the USMO estimators.
 
 Estimators
 ----------
@@ -44,20 +50,33 @@ from .._validation import (
     check_choice,
     check_int,
     check_positive,
-    check_prior,
 )
 from ..kernels import gram
+from ..metrics import lee_liu_criterion
 from ..solvers.lssvm import LSSVCFactor
 from ..solvers.mcls import mcls_loop
-from ._base import PUClassifier
+from ._base import PUClassifier, require_prior, scale_sigma
 from ._mcls_labels import KernelSVC, ilu_labels, nb_labels
 
 __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
 
 
 # --------------------------------------------------------------------------- helpers
-def _check_r(r):
-    return check_prior(r, "r")
+def _check_prior(est):
+    return require_prior(est.prior, "prior", type(est).__name__)
+
+
+def _sigma(est, X) -> float:
+    """``est.sigma`` as a number (``"scale"`` computed on ``X``)."""
+    if isinstance(est.sigma, str):
+        if est.sigma != "scale":
+            raise ValueError(f"sigma must be a positive number or 'scale', got {est.sigma!r}.")
+        return scale_sigma(X)
+    return check_positive(est.sigma, "sigma")
+
+
+_ONE_CLASS_HINT = ("the Gaussian width sigma or the cost C probably does not suit the data "
+                   "(try sigma='scale' or a grid over sigma and C).")
 
 
 def _gauss(A, B, sigma):
@@ -70,68 +89,97 @@ class MCLS(PUClassifier):
 
     Parameters
     ----------
-    r : float
-        Class-balance ratio, in (0, 1): the fraction of positives that the bias step keeps
-        (over all training rows with ``r_mode="all"``, over U with ``"U"``).
-    sigma : float
-        Gaussian kernel width (> 0).
-    C : float
-        LS-SVC cost of Eq. (2) (diagonal ``1/(2C)``; LS-SVMlab ``gamma = 2C``).
-    tol : float
-        Tolerance of the bias step: the allowed overshoot of the positive fraction so that
-        labelled positives end up positive (>= 0; 0 enforces the ratio exactly).
-    r_mode : {"all", "U"}
-        Pool on which ``r`` is enforced: Eq. (1) of the paper states the ratio over U, while
-        Table 1's ``r`` is the positive fraction of the whole data set
+    prior : float, required
+        Class-balance ratio (the paper's ``r``), in (0, 1): the fraction of positives that
+        the bias step keeps (over all training rows with ``prior_pool="all"``, over U with
+        ``"U"``). No default: ``None`` raises ``ValueError``.
+    sigma : float or "scale", default="scale"
+        Gaussian kernel width (> 0); ``"scale"``: ``sqrt(n_features * X.var() / 2)``.
+    C : float, default=1.0
+        LS-SVC cost of Eq. (2) (diagonal ``1/(2C)``; LS-SVMlab ``gamma = 2C``): a cost on the
+        errors, not a penalty weight like the USMO estimators' ``lam``.
+    bias_overshoot : float, default=0.05
+        The allowed overshoot of the positive fraction in the bias step (section 2.3), so
+        that labelled positives end up positive (>= 0; 0 enforces the ratio exactly). Not a
+        convergence tolerance.
+    prior_pool : {"all", "U"}, default="all"
+        Pool on which ``prior`` is enforced: Eq. (1) of the paper states the ratio over U,
+        while Table 1's ``r`` is the positive fraction of the whole data set
         (:func:`weaklabel.solvers.mcls.class_balance_bias`).
-    init : {"ilu", "nb"}
+    init : {"ilu", "nb"}, default="ilu"
         Initial labels of U: ILU (the paper) or the NB labels of Liu et al.
-    k : int
-        Number of k-means clusters in ILU.
-    ilu_C : float
+    n_clusters : int, default=10
+        Number of k-means clusters in ILU (the paper's k).
+    ilu_C : float, default=1.0
         Cost of the C-SVM inside ILU.
-    max_iter : int
+    max_iter : int, default=100
         Iteration cap of Algorithm 1.
-    random_state : int, Generator or None
+    random_state : int, Generator or None, default=None
         Seeds k-means in ILU.
+    verbose : bool, default=False
+        Print the initialisation and the outcome of Algorithm 1 (iterations, stop reason).
 
     Attributes
     ----------
-    alpha_ : ndarray of shape (n_train,)
-        Dual coefficients; ``f(x) = sum_j alpha_j k(x, x_j) + bias_``.
-    bias_ : float
+    dual_coef_ : ndarray of shape (n_train,)
+        Dual coefficients (the paper's alpha); ``f(x) = sum_j dual_coef_j k(x, x_j) +
+        intercept_``.
+    intercept_ : float
         The class-balance bias ``b_hat`` (step 12 of Algorithm 1).
-    X_fit_ : ndarray
+    sigma_ : float
+        The Gaussian width used.
+    X_fit_ : ndarray of shape (n_train, n_features)
         Training rows (the expansion points).
-    init_labels_, labels_ : ndarray
+    init_labels_, labels_ : ndarray of shape (n_train,)
         Labels of the training rows after the initialisation and at the end.
     n_iter_ : int
+        Iterations of Algorithm 1.
     converged_ : bool
+        Whether the labels stopped changing before ``max_iter``.
     stop_reason_ : str
         ``"converged"``, ``"cycle"`` or ``"max_iter"``.
+    n_features_in_ : int
+        Number of features seen in fit.
+
+    Notes
+    -----
+    Memory: ``fit`` builds the dense (n x n) Gaussian Gram matrix of the training rows and
+    its LS-SVC factor (about ``2 x 8 n^2`` bytes: 1.6 GB at n = 10 000) unless ``K`` /
+    ``factor`` are passed; ``decision_function`` builds a (rows x n) kernel block.
+
+    Warns
+    -----
+    ConvergenceWarning
+        Algorithm 1 stopped at ``max_iter`` with labels still changing.
+    OneClassPredictionWarning
+        Every unlabelled training point gets the same predicted class.
     """
 
-    def __init__(self, r=0.5, *, sigma=1.0, C=1.0, tol=0.05, r_mode="all", init="ilu", k=10,
-                 ilu_C=1.0, max_iter=100, random_state=None):
-        self.r = r
+    def __init__(self, prior=None, *, sigma="scale", C=1.0, bias_overshoot=0.05,
+                 prior_pool="all", init="ilu", n_clusters=10, ilu_C=1.0, max_iter=100,
+                 random_state=None, verbose=False):
+        self.prior = prior
         self.sigma = sigma
         self.C = C
-        self.tol = tol
-        self.r_mode = r_mode
+        self.bias_overshoot = bias_overshoot
+        self.prior_pool = prior_pool
         self.init = init
-        self.k = k
+        self.n_clusters = n_clusters
         self.ilu_C = ilu_C
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
 
     def _validate(self):
-        _check_r(self.r)
-        check_positive(self.sigma, "sigma")
+        prior = _check_prior(self)
+        if not isinstance(self.sigma, str):
+            check_positive(self.sigma, "sigma")
         check_positive(self.C, "C")
-        check_positive(self.tol, "tol", allow_zero=True)
-        check_choice(self.r_mode, "r_mode", {"all", "U"})
+        check_positive(self.bias_overshoot, "bias_overshoot", allow_zero=True)
+        check_choice(self.prior_pool, "prior_pool", {"all", "U"})
         check_choice(self.init, "init", {"ilu", "nb"})
         check_int(self.max_iter, "max_iter", minimum=1)
+        return prior
 
     def fit(self, X, s, *, K=None, factor=None, init_labels=None):
         """Fit on ``(X, s)``.
@@ -145,7 +193,7 @@ class MCLS(PUClassifier):
             Precomputed Gaussian Gram matrix of ``X`` with this ``sigma``.
         factor : LSSVCFactor, optional
             Precomputed factor of ``K + I/(2C)`` for this ``X``, ``sigma`` and ``C`` (reuse
-            across labelled sets, ``r`` values and repetitions of the same training set).
+            across labelled sets, ``prior`` values and repetitions of the same training set).
         init_labels : ndarray of shape (n,), optional
             Initial labels to use instead of ILU/NB (e.g. computed once and shared).
 
@@ -153,30 +201,37 @@ class MCLS(PUClassifier):
         -------
         self
         """
-        self._validate()
+        prior = self._validate()
         X, s = self._validate_pu(X, s)
+        sigma = self.sigma_ = _sigma(self, X)
         n = X.shape[0]
         if factor is not None and getattr(factor, "n", n) != n:
             raise ValueError(f"factor was built for {factor.n} rows but X has {n}.")
         if K is None and (factor is None or (init_labels is None and self.init == "ilu")):
-            K = _gauss(X, X, self.sigma)
+            K = _gauss(X, X, sigma)
         if init_labels is not None:
             y0 = np.where(np.asarray(init_labels, dtype=np.float64) >= 0, 1.0, -1.0)
         elif self.init == "ilu":
-            y0 = ilu_labels(X, s, self.r, sigma=self.sigma, k=self.k, svc_C=self.ilu_C, K=K,
-                            random_state=self.random_state)
+            y0 = ilu_labels(X, s, prior, sigma=sigma, k=self.n_clusters, svc_C=self.ilu_C,
+                            K=K, random_state=self.random_state)
         else:
             y0 = nb_labels(X, s)
+        if self.verbose:
+            print(f"MCLS: initial labels ({self.init if init_labels is None else 'given'}): "
+                  f"{int(np.sum(y0 > 0))} of {n} positive")
         if factor is None:
             factor = LSSVCFactor(K, self.C)
-        res = mcls_loop(factor, y0, s, self.r, eps=self.tol, r_mode=self.r_mode,
+        res = mcls_loop(factor, y0, s, prior, eps=self.bias_overshoot, r_mode=self.prior_pool,
                         max_iter=self.max_iter)
+        if self.verbose:
+            print(f"MCLS: Algorithm 1 stopped after {res.n_iter} iterations "
+                  f"({res.stop_reason})")
         if res.stop_reason == "max_iter":
-            warnings.warn(f"MCLS stopped at max_iter={self.max_iter} with {res.n_changes} "
-                          "labels still changing; increase max_iter.", ConvergenceWarning,
-                          stacklevel=2)
-        self.alpha_ = res.alpha
-        self.bias_ = float(res.bias)
+            warnings.warn(f"MCLS stopped at max_iter={self.max_iter} iterations of Algorithm 1 "
+                          f"with {res.n_changes} labels still changing; increase max_iter.",
+                          ConvergenceWarning, stacklevel=2)
+        self.dual_coef_ = res.alpha
+        self.intercept_ = float(res.bias)
         self.X_fit_ = X
         self.init_labels_ = y0
         self.labels_ = res.labels
@@ -184,13 +239,15 @@ class MCLS(PUClassifier):
         self.converged_ = res.converged
         self.stop_reason_ = res.stop_reason
         self.n_features_in_ = X.shape[1]
+        self._warn_if_one_class(res.labels[~s], _ONE_CLASS_HINT)
         return self
 
     def decision_function(self, X, *, K=None):
-        """``f(x) = sum_j alpha_j k(x, x_j) + b_hat`` (``K`` = kernel to ``X_fit_``, optional)."""
+        """``f(x) = sum_j dual_coef_j k(x, x_j) + intercept_`` (``K`` = kernel to ``X_fit_``,
+        optional)."""
         X = self._check_X(X)
-        K = _gauss(X, self.X_fit_, self.sigma) if K is None else K
-        return K @ self.alpha_ + self.bias_
+        K = _gauss(X, self.X_fit_, self.sigma_) if K is None else K
+        return K @ self.dual_coef_ + self.intercept_
 
 
 # --------------------------------------------------------------------------- ILU + ISVM
@@ -202,35 +259,75 @@ class ILUISVM(PUClassifier):
 
     Parameters
     ----------
-    r : float
-        Class-balance ratio (used by ILU only), in (0, 1).
-    sigma, C : float
-        RBF width and SVM cost.
-    k, ilu_C : int, float
-        ILU's k-means clusters and SVM cost.
-    max_iter : int
-    random_state : int, Generator or None
+    prior : float, required
+        Class-balance ratio (the paper's ``r``, used by ILU only), in (0, 1). No default:
+        ``None`` raises ``ValueError``.
+    sigma : float or "scale", default="scale"
+        RBF width; ``"scale"``: ``sqrt(n_features * X.var() / 2)`` at fit.
+    C : float, default=1.0
+        Cost of the C-SVM (a cost on the errors, as scikit-learn's ``SVC``).
+    n_clusters : int, default=10
+        ILU's k-means clusters (the paper's k).
+    ilu_C : float, default=1.0
+        Cost of the C-SVM inside ILU.
+    max_iter : int, default=20
+        Cap on the SVM / relabel iterations.
+    random_state : int, Generator or None, default=None
+        Seeds k-means in ILU.
+    verbose : bool, default=False
+        Print one line per iteration (labels of U that changed).
+
+    Attributes
+    ----------
+    svm_ : KernelSVC
+        The last SVM (the classifier).
+    dual_coef_ : ndarray of shape (n_SV,)
+        Its dual coefficients ``y_i a_i`` over the support vectors ``support_vectors_``.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    intercept_ : float
+        Its intercept; ``f(x) = sum_i dual_coef_i k(x, sv_i) + intercept_``.
+    sigma_ : float
+        The Gaussian width used.
+    init_labels_, labels_ : ndarray of shape (n_train,)
+        ILU labels and the labels of the last iteration.
+    n_iter_ : int
+    converged_ : bool
+        Whether the labels stopped changing before ``max_iter``.
+    n_features_in_ : int
+
+    Notes
+    -----
+    Memory: ``fit`` builds the dense (n x n) Gaussian Gram matrix of the training rows
+    (``8 n^2`` bytes) unless ``K`` is passed.
+
+    Warns
+    -----
+    ConvergenceWarning
+        The labels still changed at ``max_iter``.
+    OneClassPredictionWarning
+        Every unlabelled training point gets the same predicted class.
     """
 
-    def __init__(self, r=0.5, *, sigma=1.0, C=1.0, k=10, ilu_C=1.0, max_iter=20,
-                 random_state=None):
-        self.r = r
+    def __init__(self, prior=None, *, sigma="scale", C=1.0, n_clusters=10, ilu_C=1.0,
+                 max_iter=20, random_state=None, verbose=False):
+        self.prior = prior
         self.sigma = sigma
         self.C = C
-        self.k = k
+        self.n_clusters = n_clusters
         self.ilu_C = ilu_C
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, s, *, K=None, init_labels=None):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
-        _check_r(self.r)
-        check_positive(self.sigma, "sigma")
+        prior = _check_prior(self)
         check_positive(self.C, "C")
         check_int(self.max_iter, "max_iter", minimum=1)
         X, s = self._validate_pu(X, s)
-        K = _gauss(X, X, self.sigma) if K is None else K
-        y = (ilu_labels(X, s, self.r, sigma=self.sigma, k=self.k, svc_C=self.ilu_C, K=K,
+        sigma = self.sigma_ = _sigma(self, X)
+        K = _gauss(X, X, sigma) if K is None else K
+        y = (ilu_labels(X, s, prior, sigma=sigma, k=self.n_clusters, svc_C=self.ilu_C, K=K,
                         random_state=self.random_state)
              if init_labels is None else np.where(np.asarray(init_labels) >= 0, 1.0, -1.0))
         self.init_labels_ = y.copy()
@@ -238,17 +335,28 @@ class ILUISVM(PUClassifier):
         n_iter = 0
         for it in range(1, self.max_iter + 1):
             n_iter = it
-            svm = KernelSVC(self.sigma, self.C).fit(X, y, K=K)
+            svm = KernelSVC(sigma, self.C).fit(X, y, K=K)
             y_new = np.where(svm.f_train_ >= 0, 1.0, -1.0)
             y_new[s] = 1.0
-            if np.array_equal(y_new, y):
+            n_changed = int(np.sum(y_new != y))
+            if self.verbose:
+                print(f"ILUISVM: iteration {it}: {n_changed} labels changed")
+            if n_changed == 0:
                 self.converged_ = True
                 break
             y = y_new
+        if not self.converged_:
+            warnings.warn(f"ILUISVM stopped at max_iter={self.max_iter} SVM / relabel "
+                          f"iterations with {n_changed} labels of U still changing in the last "
+                          "one; increase max_iter.", ConvergenceWarning,
+                          stacklevel=2)
         self.svm_ = svm
+        self.dual_coef_, self.intercept_ = svm.coef_, float(svm.intercept_)
+        self.support_vectors_ = svm.X_sv_
         self.labels_ = y
         self.n_iter_ = n_iter
         self.n_features_in_ = X.shape[1]
+        self._warn_if_one_class(svm.f_train_[~s], _ONE_CLASS_HINT)
         return self
 
     def decision_function(self, X):
@@ -265,32 +373,69 @@ class NBBSVM(PUClassifier):
     positive) and a negative set. An RBF SVM with costs ``C_plus`` on positive errors and
     ``C_plus * ratio`` on negative errors is selected on a stratified hold-out
     (``val_fraction`` of the rows) by ``recall_P^2 / Pr[f = +1]`` (recall on held-out
-    labelled positives, ``Pr`` over all held-out rows), then refitted on all rows.
+    labelled positives, ``Pr`` over all held-out rows:
+    :func:`weaklabel.metrics.lee_liu_criterion`), then refitted on all rows. Needs no class
+    prior.
 
     Parameters
     ----------
-    sigma : float
-    C_plus_grid : sequence of float
-    ratio_grid : sequence of float
+    sigma : float or "scale", default="scale"
+        RBF width; ``"scale"``: ``sqrt(n_features * X.var() / 2)`` at fit.
+    C_plus_grid : sequence of float, default=(1.0, 10.0)
+        Costs ``C+`` of the errors on positives (as scikit-learn's ``SVC`` cost).
+    ratio_grid : sequence of float, default=(0.05, 0.2, 1.0)
         ``C_minus / C_plus`` values (<= 1: positive errors weigh more).
-    val_fraction : float
-    random_state : int, Generator or None
+    val_fraction : float, default=0.3
+        Share of the rows held out for the selection.
+    random_state : int, Generator or None, default=None
+        Seeds the hold-out.
+    verbose : bool, default=False
+        Print the hold-out criterion of every ``(C+, ratio)`` pair.
+
+    Attributes
+    ----------
+    svm_ : KernelSVC
+        The biased SVM refitted on all rows.
+    dual_coef_ : ndarray of shape (n_SV,)
+        Its dual coefficients over ``support_vectors_``.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    intercept_ : float
+    class_weight_ : dict
+        The selected ``{1: C+, -1: C-}``.
+    criterion_ : float
+        The selected hold-out criterion ``recall^2 / Pr[f = +1]``.
+    sigma_ : float
+        The Gaussian width used.
+    init_labels_ : ndarray of shape (n_train,)
+        The NB labels.
+    n_features_in_ : int
+
+    Notes
+    -----
+    Memory: ``fit`` builds the dense (n x n) Gaussian Gram matrix of the training rows
+    (``8 n^2`` bytes) unless ``K`` is passed.
+
+    Warns
+    -----
+    OneClassPredictionWarning
+        Every unlabelled training point gets the same predicted class.
     """
 
-    def __init__(self, *, sigma=1.0, C_plus_grid=(1.0, 10.0), ratio_grid=(0.05, 0.2, 1.0),
-                 val_fraction=0.3, random_state=None):
+    def __init__(self, *, sigma="scale", C_plus_grid=(1.0, 10.0), ratio_grid=(0.05, 0.2, 1.0),
+                 val_fraction=0.3, random_state=None, verbose=False):
         self.sigma = sigma
         self.C_plus_grid = C_plus_grid
         self.ratio_grid = ratio_grid
         self.val_fraction = val_fraction
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, s, *, K=None, init_labels=None):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
-        check_positive(self.sigma, "sigma")
         X, s = self._validate_pu(X, s)
+        sigma = self.sigma_ = _sigma(self, X)
         n = X.shape[0]
-        K = _gauss(X, X, self.sigma) if K is None else K
+        K = _gauss(X, X, sigma) if K is None else K
         y = nb_labels(X, s) if init_labels is None else np.where(
             np.asarray(init_labels) >= 0, 1.0, -1.0)
         self.init_labels_ = y.copy()
@@ -307,13 +452,13 @@ class NBBSVM(PUClassifier):
             for cp_ in self.C_plus_grid:
                 for ratio in self.ratio_grid:
                     cw = {1: float(cp_), -1: float(cp_) * float(ratio)}
-                    svm = KernelSVC(self.sigma, 1.0, class_weight=cw).fit(
+                    svm = KernelSVC(sigma, 1.0, class_weight=cw).fit(
                         X[tr], y[tr], K=K[np.ix_(tr, tr)])
                     f = svm.decision_function(X[va])
-                    pred = f >= 0
-                    rec = pred[s[va]].mean()
-                    pr = pred.mean()
-                    crit = rec * rec / pr if pr > 0 else 0.0
+                    crit = lee_liu_criterion(s[va], f >= 0)
+                    if self.verbose:
+                        print(f"NBBSVM: C+ = {cp_:g}, C-/C+ = {ratio:g}: recall^2/Pr[f=+1] = "
+                              f"{crit:.4g}")
                     if crit > best_crit + 1e-12:
                         best, best_crit = cw, crit
         if best is None:
@@ -321,8 +466,11 @@ class NBBSVM(PUClassifier):
                     float(self.ratio_grid[0])}
         self.class_weight_ = best
         self.criterion_ = float(best_crit)
-        self.svm_ = KernelSVC(self.sigma, 1.0, class_weight=best).fit(X, y, K=K)
+        self.svm_ = KernelSVC(sigma, 1.0, class_weight=best).fit(X, y, K=K)
+        self.dual_coef_, self.intercept_ = self.svm_.coef_, float(self.svm_.intercept_)
+        self.support_vectors_ = self.svm_.X_sv_
         self.n_features_in_ = X.shape[1]
+        self._warn_if_one_class(self.svm_.f_train_[~s], _ONE_CLASS_HINT)
         return self
 
     def decision_function(self, X):
@@ -333,13 +481,31 @@ class NBBSVM(PUClassifier):
 
 # --------------------------------------------------------------------------- NB family
 class GaussianNBPU(PUClassifier):
-    """Gaussian NB on P (+1) vs U treated as negative (-1), empirical priors (Table 3's NB)."""
+    """Gaussian NB on P (+1) vs U treated as negative (-1), empirical priors (Table 3's NB).
+
+    No parameters: the class prior of the NB is the empirical share of labelled positives
+    (this is the biased "U as negative" baseline, not a prior-corrected classifier).
+
+    Attributes
+    ----------
+    nb_ : sklearn.naive_bayes.GaussianNB
+        The fitted NB.
+    n_features_in_ : int
+
+    Warns
+    -----
+    OneClassPredictionWarning
+        Every unlabelled training point gets the same predicted class.
+    """
 
     def fit(self, X, s):
         """Fit on ``(X, s)``. Returns ``self``."""
         X, s = self._validate_pu(X, s)
         self.nb_ = GaussianNB().fit(X, np.where(s, 1, -1))
         self.n_features_in_ = X.shape[1]
+        self._warn_if_one_class(self.decision_function(X[~s]), "Gaussian NB with U as negative "
+                                "predicts the majority of U; a PU method with a class prior "
+                                "may suit the data better.")
         return self
 
     def decision_function(self, X):
@@ -358,23 +524,42 @@ class PNB(PUClassifier):
 
         P(v | -) = (1 + max(0, U_v - P(v|+) p |U|)) / (n_vals + (1 - p) |U|),  renormalised,
 
-    with ``p = r_U`` the positive share of U implied by ``r`` (``(r n - L) / (n - L)``).
-    Test rows are classified with the prior ``P(+) = r``.
+    with ``p = r_U`` the positive share of U implied by ``r = prior``
+    (``(r n - L) / (n - L)``). Test rows are classified with the prior ``P(+) = prior``.
 
     Parameters
     ----------
-    r : float
-        Class-balance ratio (whole training set), in (0, 1).
-    n_bins : int
+    prior : float, required
+        Class-balance ratio of the whole training set (the paper's ``r``), in (0, 1). No
+        default: ``None`` raises ``ValueError``.
+    n_bins : int, default=10
+        Equal-frequency bins per feature.
+
+    Attributes
+    ----------
+    edges_ : list of ndarray
+        Bin edges of every feature.
+    log_pos_, log_neg_ : list of ndarray
+        ``log P(bin | +)`` and ``log P(bin | -)`` per feature.
+    prior_ : float
+        The prior used.
+    p_u_ : float
+        The positive share of U implied by ``prior`` (clipped to [0.01, 0.99]).
+    n_features_in_ : int
+
+    Warns
+    -----
+    OneClassPredictionWarning
+        Every unlabelled training point gets the same predicted class.
     """
 
-    def __init__(self, r=0.5, *, n_bins=10):
-        self.r = r
+    def __init__(self, prior=None, *, n_bins=10):
+        self.prior = prior
         self.n_bins = n_bins
 
     def fit(self, X, s):
         """Fit on ``(X, s)``. Returns ``self``."""
-        r = _check_r(self.r)
+        r = _check_prior(self)
         nb = check_int(self.n_bins, "n_bins", minimum=2)
         X, s = self._validate_pu(X, s)
         n, d = X.shape
@@ -397,6 +582,7 @@ class PNB(PUClassifier):
         self.prior_ = r
         self.p_u_ = p
         self.n_features_in_ = d
+        self._warn_if_one_class(self.decision_function(X[~s]), "check prior and n_bins.")
         return self
 
     def _codes(self, X):
@@ -404,7 +590,7 @@ class PNB(PUClassifier):
                          for j, e in enumerate(self.edges_)], axis=1)
 
     def decision_function(self, X):
-        """Log posterior odds with prior ``P(+) = r``."""
+        """Log posterior odds with prior ``P(+) = prior_``."""
         X = self._check_X(X)
         codes = self._codes(X)
         f = np.full(X.shape[0], np.log(self.prior_) - np.log1p(-self.prior_))

@@ -1,6 +1,6 @@
 """cvxpy reference of the LS-SVC problem solved by :mod:`weaklabel.solvers.lssvm`.
 
-Two independent formulations of Eq. (2) of the MCLS paper (digest section 2.2)::
+Two independent formulations of Eq. (2) of the MCLS paper (Section 2.2)::
 
     min_{w, b}  1/2 ||w||^2 + C sum_i (y_i - w' phi(x_i) - b)^2
 

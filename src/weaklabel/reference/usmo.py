@@ -1,6 +1,6 @@
 """cvxpy references for USMO: the dual (6) and the primal (5) of the double-hinge PU problem.
 
-Equation numbers refer to the digest ``../shared/papers/usmo.md``. With
+Equation numbers are the USMO paper's (TPAMI PDF numbering). With
 ``c1 = pi / (2 lam p)`` and ``c2 = 1 / (2 lam n)``:
 
 - dual (6), variables ``(dual, delta)``, one pair per unlabelled sample (``dual`` is the
@@ -14,7 +14,8 @@ Equation numbers refer to the digest ``../shared/papers/usmo.md``. With
       min -c1 1~' K alpha - c1 p beta + c2 1' xi + 1/2 alpha' K alpha
       s.t. xi >= 0,  xi >= U K alpha + beta,  xi >= 1/2 + (U K alpha + beta) / 2
 
-Strong duality (digest sections 1.7, 8.2): ``min (5) = -min (6) - c1^2/2 1' K_PP 1``.
+Strong duality (derived from (5) and (6); Lemma 1, Section 4.1):
+``min (5) = -min (6) - c1^2/2 1' K_PP 1``.
 """
 
 from __future__ import annotations
@@ -162,7 +163,8 @@ def usmo_kkt_violation(dual, F, c2, *, bound_tol: float = 0.0) -> float:
 
     ``F_u = f(x_u) - beta`` are the bias-free outputs (``c1 K_UP 1 - K_UU dual``).
     ``bound_tol`` (times ``c2``) treats ``dual`` that close to ``0``, ``c2/2`` or ``c2`` as
-    being there, which is needed for interior-point solutions. See digest section 2.6.
+    being there, which is needed for interior-point solutions. See Definition 1 (Section 4.3)
+    and :func:`weaklabel.solvers.usmo.kkt_violation`.
     """
     from ..solvers.usmo import kkt_violation
 

@@ -1,4 +1,4 @@
-"""Numba solvers on plain arrays (no scikit-learn estimators here).
+"""Solvers on plain arrays (numba, numpy or scipy; no scikit-learn estimators here).
 
 One submodule per solver (``solvers/<paper>.py``, and the shared ``smo``, ``lssvm``,
 ``ramp``). Every name in a submodule's ``__all__`` is importable from here

@@ -1,4 +1,4 @@
-"""Initial points of USMO (digest section 2.10, Eqs. (17)-(18)) and the exact feasibility repair.
+"""Initial points of USMO (Section 4.5, Eqs. (17)-(18)) and the exact feasibility repair.
 
 ``dual`` is the vector of USMO's dual variables, one per unlabelled sample (the paper's
 σ_u). Every initial point satisfies ``0 <= dual <= c2`` and
@@ -151,7 +151,7 @@ def solve_group_sizes(u1: int, n: int, pi: float):
 
 def ocsvm_init(Xp, Xu, k: Kernel, pi: float, target: float, c2: float, *,
                random_state=None) -> np.ndarray:
-    """One-class-SVM initialisation (17)-(18) (digest section 2.10), then the exact repair.
+    """One-class-SVM initialisation (17)-(18) (Section 4.5), then the exact repair.
 
     1. ``OneClassSVM(nu=0.5)`` with the same kernel on ``Xp``; rank ``Xu`` by decision value,
        descending (ties by index, or randomly with ``random_state``).

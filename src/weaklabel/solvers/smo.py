@@ -528,7 +528,7 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
                                             bool(shrinking), n_slots)
     seconds = time.perf_counter() - t0
     if not converged:
-        warn_not_converged("smo", max_iter, gap)
+        warn_not_converged("smo", max_iter, gap, tol_param="eps")
     objective = float(0.5 * a @ (G + pv))
     return SMOResult(alpha=a, gradient=G, rho=float(_rho(y, G, a, Cv)), objective=objective,
                      n_iter=int(it), kkt_violation=float(gap), converged=bool(converged),

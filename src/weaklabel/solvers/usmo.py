@@ -1,22 +1,23 @@
 """USMO: sequential minimal optimisation for kernel PU learning with the double hinge loss.
 
 Sansone, De Natale, Zhou, "Efficient Training for Positive Unlabeled Learning", TPAMI 2019.
-Equation numbers refer to the digest ``../shared/papers/usmo.md`` (PDF numbering).
+Equation, table and section numbers are the paper's (TPAMI PDF numbering); what the paper
+does not state is derived in this module's docstrings or taken from the official code.
 
 Problem
 -------
 ``dual`` holds the dual variables of the unlabelled samples, one per sample (the paper's
 σ_u; ``sigma`` is the Gaussian kernel width everywhere in this package). With
 ``c1 = pi / (2 lam p)`` and ``c2 = 1 / (2 lam n)`` the dual (6), in the reduced form of
-digest section 1.7 (``delta = 2 min(dual, c2 - dual)``, Lemma 1), is::
+Lemma 1 (Section 4.1: at the optimum ``delta = 2 min(dual, c2 - dual)``), is::
 
     min_dual   1/2 dual' K_UU dual - c1 (K_UP 1_p)' dual - sum_u min(dual_u, c2 - dual_u)
     s.t.       sum_u dual_u = c1 p,   0 <= dual_u <= c2.
 
 The classifier is ``f(x) = c1 sum_P k(x, x_i) - sum_U dual_u k(x, x_u) + beta`` (Eq. (7)).
 
-Algorithm (digest section 2)
-----------------------------
+Algorithm (Section 4, Algorithm 1)
+----------------------------------
 State: ``dual`` and the LIBSVM-style function cache ``F_u = f(x_u) - beta`` for *all*
 unlabelled samples (O(n) memory), ``F = G - K_UU dual`` with the constant part
 ``G_u = c1 sum_P k(x_u, x_i)`` computed once in O(p n d) without storing ``K_UP``.
@@ -24,14 +25,16 @@ Kernel rows of the unlabelled set come only from the shared LRU row cache
 (:func:`weaklabel.kernels.cache_get_row`), so memory is linear in ``n``.
 
 * Two-variable step: Table I (with the ``/ eta`` typo fixed), all four cases, clipping to each
-  case's interval, best case by ``phi`` (section 2.4), accepted only when ``phi`` strictly
-  decreases; ``eta <= 1e-12`` compares the interval end points (section 2.5); dual values
-  within ``1e-12 c2`` of ``{0, c2/2, c2}`` are snapped.
-* Slopes (section 2.6): ``up_u = -F_u + (-1 if dual_u < c2/2 else +1)`` (``dual_u < c2``),
+  case's interval, best case by ``phi`` (Table I, Section 4.1), accepted only when ``phi`` strictly
+  decreases; ``eta <= 1e-12`` compares the interval end points (as the official code); dual
+  values within ``1e-12 c2`` of ``{0, c2/2, c2}`` are snapped.
+* Slopes (our complete form of Definition 1, Section 4.3):
+  ``up_u = -F_u + (-1 if dual_u < c2/2 else +1)`` (``dual_u < c2``),
   ``dn_u = F_u + (+1 if dual_u <= c2/2 else -1)`` (``dual_u > 0``). ``(i, j)`` is violating
   iff ``up_i + dn_j < -tau``.
 * ``stopping="complete"``: stop when ``min up + min dn >= -tau``, i.e. the three conditions
-  (13) plus the missing fourth ``m3max - m3min <= 2 + tau`` (digest sections 1.8, 8.6).
+  (13) plus the missing fourth ``m3max - m3min <= 2 + tau`` (derived from the KKT table (11),
+  Section 4.2).
   ``stopping="paper"``: the paper's incomplete rule (13) / Definition 1 (14), with the
   critical values ``m1max, m2min, m3min, m3max`` and the partner attached to each violation
   (official ``examineexample.m``); it can stop at a suboptimal point.
@@ -42,12 +45,13 @@ Kernel rows of the unlabelled set come only from the shared LRU row cache
   ``eta = k_ii + k_jj - 2 k_ij`` its curvature (so ``b^2 / (2 eta)`` is the decrease of the
   quadratic model). When ``eta <= 1e-12`` it is replaced by ``1e-12`` (LIBSVM's ``TAU``): the
   model decrease is then unbounded and such pairs are ranked first-order, by ``b``.
-* Passes (section 2.7): strict alternation of whole-set passes (every sample examined in
-  order, Platt-style ``examineExample``) and non-bound passes (pairs from the non-bound set
-  ``0 < dual < c2, dual != c2/2`` until it is tau-optimal or a step fails); the first pass
-  is whole-set; the solver stops after a whole-set pass that changes nothing.
+* Passes (Section 4.3 and the official code): strict alternation of whole-set passes (every
+  sample examined in order, Platt-style ``examineExample``) and non-bound passes (pairs from
+  the non-bound set ``0 < dual < c2, dual != c2/2`` until it is tau-optimal or a step fails);
+  the first pass is whole-set; the solver stops after a whole-set pass that changes nothing.
 * Bias (16): mean over non-bound samples of ``-1 - F_u`` (lower half) or ``1 - F_u`` (upper
-  half); the midpoint of the KKT interval when there is none (sections 2.9, 8.6).
+  half); the midpoint of the KKT interval when there is none (Eq. (16), Section 4.4; the
+  midpoint from the KKT table (11)).
 """
 
 from __future__ import annotations
@@ -85,7 +89,7 @@ __all__ = ["USMOResult", "usmo", "usmo_decision_function", "dual_objective", "bi
            "bias_interval", "kkt_violation"]
 
 COMPLETE, PAPER = 0, 1
-_ETA_MIN = 1e-12  # curvature below which the step compares end points (section 2.5)
+_ETA_MIN = 1e-12  # curvature below which the step compares end points (official code)
 _SNAP = 1e-12  # relative snapping tolerance (times c2)
 _NB_TOL = 1e-8  # relative non-bound tolerance for the bias (16) (times c2)
 
@@ -98,7 +102,7 @@ _M1MAX_NB, _M2MIN_NB, _M3MIN_NB, _M3MAX_NB = 8, 9, 10, 11
 # --------------------------------------------------------------------------- numba core
 @nb.njit(cache=True, nogil=True, inline="always")
 def _h(s, c2):
-    """``h(s) = -min(s, c2 - s)`` of the reduced dual (digest section 1.7)."""
+    """``h(s) = -min(s, c2 - s)`` of the reduced dual (Lemma 1, Section 4.1)."""
     return -min(s, c2 - s)
 
 
@@ -122,19 +126,19 @@ def _is_special(s, c2):
 
 @nb.njit(cache=True, nogil=True)
 def _delta_phi(t, si, sj, Fi, Fj, eta, c2, h0):
-    """Change of the objective of (8) when ``dual_j += t``, ``dual_i -= t`` (section 2.4)."""
+    """Change of the objective of (8) when ``dual_j += t``, ``dual_i -= t`` (Table I)."""
     return (Fi - Fj) * t + 0.5 * eta * t * t + _h(si - t, c2) + _h(sj + t, c2) - h0
 
 
 @nb.njit(cache=True, nogil=True)
 def take_step(si, sj, Fi, Fj, kii, kjj, kij, c2):
-    """Analytic solution of the two-variable subproblem (8), Table I (digest section 2.4).
+    """Analytic solution of the two-variable subproblem (8), Table I (Section 4.1).
 
     Returns ``(accepted, dual_i_new, dual_j_new)``. The four cases (i upper/lower half,
     j upper/lower half) each give ``dual_j = dual_j_old + (F_j - F_i + s) / eta`` with
     ``s = 0, +2, -2, 0`` clipped to the case's interval; with ``eta <= 1e-12`` the interval's
     end points are compared. The best case by ``phi`` is taken only if it strictly decreases
-    ``phi`` (section 2.5).
+    ``phi`` (as the official code).
     """
     a = si + sj
     half = 0.5 * c2
@@ -376,7 +380,7 @@ def _paper_partner(u, s, f, c2, tau, ext, iext, nb_only):
 @nb.njit(cache=True, nogil=True)
 def _whole_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, row_of, stamp,
                 clock, ext, iext, stats):
-    """One whole-set pass: examine every sample in order (section 2.7). Returns #updates."""
+    """One whole-set pass: examine every sample in order (Section 4.3). Returns #updates."""
     n = dual.shape[0]
     changed = 0
     for u in range(n):
@@ -414,7 +418,7 @@ def _whole_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, r
 @nb.njit(cache=True, nogil=True)
 def _nonbound_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, row_of,
                    stamp, clock, ext, iext, stats, max_updates):
-    """One non-bound pass: pairs from the non-bound set until it is tau-optimal (section 2.7)."""
+    """One non-bound pass: pairs from the non-bound set until it is tau-optimal (Section 4.3)."""
     changed = 0
     while changed < max_updates:
         if mode == COMPLETE:
@@ -482,10 +486,10 @@ def _decision_core(X, Xp, Xu, dual, c1, beta, code, params):
 
 # --------------------------------------------------------------------------- helpers
 def kkt_violation(dual, F, c2, *, bound_tol: float = 0.0) -> float:
-    """Complete-rule violation ``max(0, -(min up + min dn))`` (digest section 2.6).
+    """Complete-rule violation ``max(0, -(min up + min dn))`` (Definition 1 made complete).
 
     Zero iff the four conditions (13) + ``m3max - m3min <= 2`` hold, i.e. iff a bias
-    satisfying the KKT table (11) exists (section 8.6). ``bound_tol`` (times ``c2``) counts
+    satisfying the KKT table (11) exists (Section 4.2). ``bound_tol`` (times ``c2``) counts
     values that close to ``0``, ``c2/2`` or ``c2`` as being there, for solutions of interior
     point solvers.
     """
@@ -518,8 +522,9 @@ def paper_rule_violation(dual, F, c2) -> float:
 def bias_interval(dual, F, c2, *, tol: float = _NB_TOL) -> tuple[float, float]:
     """Interval ``[lo, hi]`` of the biases ``beta`` that satisfy the KKT conditions at ``dual``.
 
-    Each unlabelled sample constrains ``f = F + beta`` through its multiplier (digest
-    sections 2.9, 8.6): ``dual = 0`` gives ``f <= -1``; ``0 < dual < c2/2`` gives ``f = -1``;
+    Each unlabelled sample constrains ``f = F + beta`` through its multiplier (Eq. (16)
+    and the KKT table (11), Sections 4.2 and 4.4): ``dual = 0`` gives ``f <= -1``;
+    ``0 < dual < c2/2`` gives ``f = -1``;
     ``dual = c2/2`` gives ``-1 <= f <= 1``; ``c2/2 < dual < c2`` gives ``f = 1``;
     ``dual = c2`` gives ``f >= 1`` (``tol`` is relative to ``c2``). When a non-bound sample
     exists the interval is (up to solver accuracy) a single point; when every sample is at a
@@ -539,7 +544,8 @@ def bias_interval(dual, F, c2, *, tol: float = _NB_TOL) -> tuple[float, float]:
 
 
 def bias_from_F(dual, F, c2, *, nb_tol: float = _NB_TOL) -> float:
-    """Bias ``beta`` by Eq. (16), with the KKT-interval midpoint fallback (sections 2.9, 8.6).
+    """Bias ``beta`` by Eq. (16) (Section 4.4), with the midpoint of the KKT interval of (11)
+    as the fallback.
 
     Non-bound samples are those with ``nb_tol c2 < delta_u < c2 - nb_tol c2`` (the official
     code uses an absolute ``1e-8``; a relative tolerance keeps the rule scale-free). Without
@@ -677,7 +683,7 @@ def _outputs(Xu, k: Kernel, dual, G) -> np.ndarray:
 def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="complete",
          init="ocsvm", dual0=None, cache_mb=200.0, max_passes=100_000, record_trace=True,
          random_state=None) -> USMOResult:
-    """Train the double-hinge PU classifier by USMO (digest section 2).
+    """Train the double-hinge PU classifier by USMO (Section 4, Algorithm 1).
 
     Parameters
     ----------
@@ -695,12 +701,13 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
     tau : float
         Tolerance of the tau-KKT test (12)/(13) (the official code uses ``2e-3``).
     stopping : {"complete", "paper"}
-        ``"complete"``: the up/dn rule of section 2.6 (conditions (13) plus the missing
-        ``m3max - m3min <= 2 + tau``). ``"paper"``: the paper's rule (13)/Definition 1 only,
-        which can stop at a suboptimal point (digest sections 1.8, 7 #1).
+        ``"complete"``: the up/dn rule, Definition 1 made complete (Section 4.3): conditions
+        (13) plus the missing ``m3max - m3min <= 2 + tau``. ``"paper"``: the paper's rule
+        (13)/Definition 1 only, which can stop at a suboptimal point (Section 4.2, Eq. (13);
+        README, "USMO in brief").
     init : {"ocsvm", "trivial"}
         ``"ocsvm"``: the one-class-SVM ranking initialisation (17)-(18) with an exact
-        feasibility repair (section 2.10); ``"trivial"``: ``dual_u = c1 p / n``.
+        feasibility repair (Section 4.5); ``"trivial"``: ``dual_u = c1 p / n``.
     dual0 : array (n,), optional
         An explicit initial point (overrides ``init``); it must satisfy the constraints up to
         rounding and is then repaired exactly.
@@ -801,7 +808,7 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
                 f"(violation {rule_viol:.3g} > tau={tau:g}); the problem is numerically "
                 "degenerate at this tolerance; loosen tau.", ConvergenceWarning, stacklevel=2)
         else:
-            warn_not_converged("usmo", max_passes, rule_viol)
+            warn_not_converged("usmo", max_passes, rule_viol, param="max_passes", tol_param="tau")
     beta = bias_from_F(dual, F, c2)
     delta = 2.0 * np.minimum(dual, c2 - dual)
     trace = {
