@@ -1,0 +1,45 @@
+"""The README's result prose is generated from results/ (weaklabel.readme), never typed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from weaklabel import readme
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_committed_readme_blocks_are_current():
+    text = (REPO / "README.md").read_text()
+    for name in readme.BLOCKS:
+        assert f"<!-- {name}:begin -->" in text and f"<!-- {name}:end -->" in text, name
+    assert readme.render(text, REPO) == text, (
+        "README result prose is stale: run `dvc repro summary` (python -m weaklabel.readme)")
+
+
+def test_usmo_brief_prints_the_results(tmp_path):
+    d = tmp_path / "results" / "usmo"
+    d.mkdir(parents=True)
+    (d / "metrics.json").write_text(json.dumps({
+        "worst_rel_gap_default_tau": 1.23e-5, "worst_rel_gap_tight_tau": 4.56e-9,
+        "constant_cells_matched": 3, "constant_cells": 4, "mean_abs_delta_demo2": 7.25,
+        "mean_abs_delta_correct": 9.75}))
+    pd.DataFrame({"stopping": ["paper", "paper", "complete", "complete"],
+                  "init": ["ocsvm"] * 4, "rel_gap": [2e-4, 1e-6, 1e-7, 3e-7]}).to_csv(
+        d / "ablations.csv", index=False)
+    pd.DataFrame({"method": ["[6]", "[6]"], "scoring": ["correct", "correct"],
+                  "warnings": [1, 0]}).to_csv(d / "scores_fixed_split.csv", index=False)
+    text = "a\n<!-- usmo-brief:begin -->\nold 99\n<!-- usmo-brief:end -->\nb\n"
+    out = readme.render(text, tmp_path)
+    assert "old 99" not in out and out.startswith("a\n") and out.endswith("b\n")
+    for s in ("1.2e-05", "4.6e-09", "1 of 2 problems", "3 of 4", "7.2 F-points", "(9.8)",
+              "1 of 2 fixed-split ramp fits"):
+        assert s in out, s
+
+
+def test_blocks_without_results_are_left_alone(tmp_path):
+    text = "<!-- mcls-brief:begin -->\nkept\n<!-- mcls-brief:end -->\n"
+    assert readme.render(text, tmp_path) == text
