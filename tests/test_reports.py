@@ -116,6 +116,7 @@ def test_report_html(path):
     title = re.search(r"<title>(.*?)</title>", html, re.S).group(1).strip()
     assert title and title != "Notebook" and not title.startswith(path.stem + ".")
     assert 'data-mime-type="application/vnd.jupyter.stderr"' not in html
+    assert "vnd.jupyter.stderr" not in html  # not even the template's style rule for it
     assert 'id="Contents"' in html, "no contents list"
     assert re.search(r'id="Summary[^"]*"', html), "no summary"
     assert html.index('id="Contents"') < html.index('id="Summary') + 10_000
@@ -181,8 +182,18 @@ def test_scaling_figure_axes_and_legend():
 def test_scale_sigma_is_sklearn_gamma_scale():
     import numpy as np
 
-    from weaklabel.experiments.usmo import scale_sigma
+    from weaklabel.models._base import scale_sigma
 
     X = np.random.default_rng(0).random((50, 7))
     gamma = 1.0 / (X.shape[1] * X.var())
     assert np.isclose(1.0 / (2 * scale_sigma(X) ** 2), gamma)
+
+
+def test_drop_css_rules_removes_only_the_rules_naming_the_needle():
+    from weaklabel.pipeline import _drop_css_rules
+
+    html = ("<style>\n.a { x: 1; }\n\n.b[data='vnd.jupyter.stderr'] {\n  y: 2;\n}\n"
+            ".c { z: 3; }\n</style><p>vnd.jupyter.stderr in text</p>")
+    out = _drop_css_rules(html, "vnd.jupyter.stderr")
+    assert ".a { x: 1; }" in out and ".c { z: 3; }" in out and "y: 2" not in out
+    assert "<p>vnd.jupyter.stderr in text</p>" in out  # text, not a selector: kept

@@ -110,6 +110,26 @@ _MATHJAX3 = (
     "displayMath: [['$$', '$$'], ['\\\\[', '\\\\]']], processEscapes: true, "
     "tags: 'ams'}, svg: {fontCache: 'global'}};</script>\n"
     '<script id="MathJax-script" async src="{url}"></script>')
+#: the lab template styles stderr outputs; the reports store none (clean_notebook strips
+#: them), so its rule is dead weight that reads as a stderr output (:func:`_drop_css_rules`)
+_STDERR_MIME = "vnd.jupyter.stderr"
+
+
+def _drop_css_rules(html: str, needle: str) -> str:
+    """``html`` without every CSS rule whose selector contains ``needle`` (linear scan)."""
+    out, pos = [], 0
+    while (i := html.find(needle, pos)) >= 0:
+        start = html.rfind("}", 0, i) + 1  # end of the previous rule (or of <style>)
+        start = max(start, html.rfind(">", 0, i) + 1)
+        end = html.find("}", i)
+        if end < 0 or "{" not in html[i:end]:  # not a selector: keep it
+            out.append(html[pos:i + len(needle)])
+            pos = i + len(needle)
+            continue
+        out.append(html[pos:start] + "\n")
+        pos = end + 1
+    out.append(html[pos:])
+    return "".join(out)
 
 
 def _tags(cell: dict) -> list[str]:
@@ -236,6 +256,7 @@ def export_html(nb: dict) -> str:
         node, resources={"metadata": {"name": notebook_title(nb)}})
     mj = _MATHJAX3.replace("{url}", MATHJAX_URL)
     html = _MATHJAX_BLOCK.sub(lambda _m: mj, html, count=1)
+    html = _drop_css_rules(html, _STDERR_MIME)
     # require.js (for interactive widgets, which the reports do not hold) is a CDN load too
     return _REQUIREJS.sub("", html)
 

@@ -47,6 +47,7 @@ from ..compare import build_comparison, crosscheck_record
 from ..data import load, one_vs_rest, pu_split
 from ..executor import run_tasks
 from ..measure import measure_warm_fit
+from ..models._base import scale_sigma
 from ..models.exceptions import OneClassPredictionWarning
 from ..models.usmo import DoubleHingePU, RampPU
 from ..solvers.usmo import bias_interval, usmo
@@ -82,7 +83,7 @@ DEFAULTS = {
     "grid_usmo": [250, 500, 1000, 2000, 4000, 8000], "grid_baselines": [250, 500, 1000, 2000],
     "trace_n": 6000,
     # Gaussian widths of the scaling runs, declared before the run: the paper's 1 (every
-    # method) and scikit-learn's "scale" rule (USMO only; see scale_sigma)
+    # method) and scikit-learn's "scale" rule (USMO only; see weaklabel.models._base.scale_sigma)
     "scaling_sigma": [1.0, "scale"],
 }
 
@@ -650,23 +651,14 @@ def large_pool(name: str, *, positive, seed: int = 0):
     return X, np.asarray(y, float), Xt, np.asarray(yt, float), note + "; min-max scaled on the pool"
 
 
-def scale_sigma(X) -> float:
-    """The declared data-driven Gaussian width ``"scale"`` of the scaling runs: the
-    estimators' ``sigma="scale"`` (:func:`weaklabel.models._base.scale_sigma`,
-    scikit-learn's ``gamma="scale"`` written as a width: ``sigma = sqrt(d * X.var() / 2)``,
-    ``X.var()`` over every entry of the training matrix)."""
-    from ..models._base import scale_sigma as _scale
-
-    return _scale(X)
-
-
 def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, sigma=1.0, *, n_pos=100,
                     lam=0.01, seed=0, tau=2e-3, test_max=5000):
     """Train one method with ``n_pos`` labelled positives and ``n_unl`` unlabelled samples
     drawn from the pool; return time, peak memory and inductive test F1. The fit is timed
     after a warm-up fit on 60 rows in the same process
     (:func:`weaklabel.measure.measure_warm_fit`). ``sigma``: the Gaussian width, a number
-    (the paper's 1) or ``"scale"`` (:func:`scale_sigma` of the training rows)."""
+    (the paper's 1) or ``"scale"`` (:func:`weaklabel.models._base.scale_sigma` of the
+    training rows)."""
     rng = np.random.default_rng(seed)
     pos = np.flatnonzero(y > 0)
     lab = rng.choice(pos, size=min(n_pos, len(pos) // 2), replace=False)
