@@ -83,8 +83,13 @@ DEFAULTS = {
     "grid_usmo": [250, 500, 1000, 2000, 4000, 8000], "grid_baselines": [250, 500, 1000, 2000],
     "trace_n": 6000,
     # Gaussian widths of the scaling runs, declared before the run: the paper's 1 (every
-    # method) and scikit-learn's "scale" rule (USMO only; see weaklabel.models._base.scale_sigma)
-    "scaling_sigma": [1.0, "scale"],
+    # method), scikit-learn's "scale" rule (USMO only; see weaklabel.models._base.scale_sigma)
+    # and "select": (sigma, lambda) chosen on the training sample (X, s) alone, by
+    # ``scaling_select`` (USMO only)
+    "scaling_sigma": [1.0, "scale", "select"],
+    # the "select" rule: k-fold CV on (X, s) with the PU criterion recall^2 / Pr[f = +1]
+    # (weaklabel.metrics.pu_recall2_scorer; no test label is seen) over these grids
+    "scaling_select": {"sigma": [1.0, "scale"], "lam": list(LAMBDAS), "cv": 3},
 }
 
 
@@ -651,14 +656,40 @@ def large_pool(name: str, *, positive, seed: int = 0):
     return X, np.asarray(y, float), Xt, np.asarray(yt, float), note + "; min-max scaled on the pool"
 
 
+def select_on_pu(Xtr, s, *, sigmas, lams, cv, prior, tau, seed):
+    """``(sigma, lam, seconds)`` of the Gaussian USMO model that maximises the PU criterion
+    recall^2 / Pr[f = +1] (:func:`weaklabel.metrics.pu_recall2_scorer`) in ``cv``-fold
+    cross-validation on the training sample ``(Xtr, s)`` alone (folds stratified on ``s``).
+    ``sigmas`` may hold ``"scale"`` (:func:`scale_sigma` of ``Xtr``). Ties go to the first
+    setting in grid order (larger sigma first as listed, then smaller lambda)."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    from ..metrics import pu_recall2_scorer
+
+    grid = {"sigma": [scale_sigma(Xtr) if v == "scale" else float(v) for v in sigmas],
+            "lam": [float(v) for v in lams]}
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OneClassPredictionWarning)
+        gs = GridSearchCV(DoubleHingePU(kernel="gaussian", prior=prior, tol=tau,
+                                        random_state=seed),
+                          grid, scoring=pu_recall2_scorer, refit=False, n_jobs=1,
+                          cv=StratifiedKFold(int(cv), shuffle=True, random_state=seed))
+        gs.fit(Xtr, s)
+    return (float(gs.best_params_["sigma"]), float(gs.best_params_["lam"]),
+            time.perf_counter() - t0)
+
+
 def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, sigma=1.0, *, n_pos=100,
-                    lam=0.01, seed=0, tau=2e-3, test_max=5000):
+                    lam=0.01, seed=0, tau=2e-3, test_max=5000, select=None):
     """Train one method with ``n_pos`` labelled positives and ``n_unl`` unlabelled samples
     drawn from the pool; return time, peak memory and inductive test F1. The fit is timed
     after a warm-up fit on 60 rows in the same process
     (:func:`weaklabel.measure.measure_warm_fit`). ``sigma``: the Gaussian width, a number
     (the paper's 1) or ``"scale"`` (:func:`weaklabel.models._base.scale_sigma` of the
-    training rows)."""
+    training rows) or ``"select"``: ``(sigma, lam)`` chosen on the training sample by
+    :func:`select_on_pu` with the grids of ``select`` (``{"sigma": [...], "lam": [...],
+    "cv": k}``); ``lam`` is then ignored and the chosen value is recorded."""
     rng = np.random.default_rng(seed)
     pos = np.flatnonzero(y > 0)
     lab = rng.choice(pos, size=min(n_pos, len(pos) // 2), replace=False)
@@ -668,7 +699,13 @@ def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, sigma=1.0, *, n_
     Xtr = np.vstack([X[lab], X[unl]])
     s = np.r_[np.ones(len(lab)), np.zeros(len(unl))]
     rule = sigma
-    sigma = scale_sigma(Xtr) if sigma == "scale" else float(sigma)
+    select_s = float("nan")
+    if sigma == "select":
+        sigma, lam, select_s = select_on_pu(Xtr, s, sigmas=select["sigma"],
+                                            lams=select["lam"], cv=select["cv"], prior=pi,
+                                            tau=tau, seed=seed)
+    else:
+        sigma = scale_sigma(Xtr) if sigma == "scale" else float(sigma)
     common = {"kernel": kernel, "sigma": sigma, "lam": lam, "prior": pi}
 
     def make():
@@ -684,7 +721,8 @@ def scaling_problem(label, X, y, Xt, yt, n_unl, kernel, method, sigma=1.0, *, n_
     pred = est.predict(Xt[ti])
     rec = {"dataset": label, "kernel": kernel, "method": method,
            "sigma_rule": "1 (paper)" if rule == 1.0 else str(rule),
-           "sigma": sigma if kernel == "gaussian" else float("nan"), "n_unlabelled": len(unl),
+           "sigma": sigma if kernel == "gaussian" else float("nan"), "lam": lam,
+           "select_seconds": select_s, "n_unlabelled": len(unl),
            "n_labelled": len(lab), "seconds": seconds, "peak_mb": peak_mb,
            "warmup_seconds": warm_s,
            "test_f1_positive": f1_positive(yt[ti], pred),
@@ -715,13 +753,14 @@ LARGE_SETS = {
 
 def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100, seed=0,
                 tau=2e-3, executor=None, progress=True, test_max=5000,
-                sigmas=(1.0,)) -> pd.DataFrame:
+                sigmas=(1.0,), select=None) -> pd.DataFrame:
     """Training time, peak memory and inductive test F1 against the number of unlabelled
     samples (Figs 4-7 analogue). Baselines ([7], [6]) run on ``grid_baselines`` only (the
     grid stops where their dense Gram matrices exceed the declared memory budget).
     ``sigmas``: Gaussian widths; the first (the paper's 1) for every method, the others
-    (e.g. ``"scale"``, :func:`scale_sigma`) for USMO only, on ``grid_usmo``; the linear
-    kernel runs once.
+    (e.g. ``"scale"``, :func:`scale_sigma`, or ``"select"``: ``(sigma, lam)`` chosen on the
+    training sample by :func:`select_on_pu` over the grids of ``select``) for USMO only, on
+    ``grid_usmo``; the linear kernel runs once.
 
     Every fit runs in a fresh process (``isolate=True`` of
     :func:`weaklabel.executor.run_tasks`), on the ``executor`` of :func:`run_tables`."""
@@ -751,7 +790,7 @@ def run_scaling(sets, kernels, grid_usmo, grid_baselines, *, lam=0.01, n_pos=100
                      executor=executor, isolate=True, progress=progress,
                      desc="scaling runs (one process per fit)",
                      kwargs={"n_pos": n_pos, "lam": lam, "seed": seed, "tau": tau,
-                             "test_max": test_max})
+                             "test_max": test_max, "select": select})
     df = pd.DataFrame(recs)
     df["pool_note"] = df["dataset"].map(lambda lb: pools[lb][4])
     return df
@@ -848,11 +887,33 @@ _SCALING_STYLE = {
     ("QP [7]", "1 (paper)"): ("#d62728", "s", 9, "none"),
     ("ramp [6]", "1 (paper)"): ("#2ca02c", "^", 5, "full"),
     ("USMO", "scale"): ("#ff7f0e", "D", 5, "full"),
+    ("USMO", "select"): ("#9467bd", "v", 6, "full"),
 }
 
 
 def _sigma_text(rule: str) -> str:
+    if rule == "select":
+        return "(σ, λ) selected on (X, s)"
     return "σ = 1 (paper)" if rule == "1 (paper)" else "σ = " + rule
+
+
+def scaling_width_table(scal: pd.DataFrame) -> pd.DataFrame:
+    """USMO, Gaussian kernel, one row per (dataset, width rule) of the scaling runs: test F1
+    (positive class, %) range over the grid of n, how many fits are constant predictors on
+    the test sample, and the widths and lambdas used (for ``"select"``: the chosen ones)."""
+    g = scal[(scal.kernel == "gaussian") & (scal.method == "USMO")].copy()
+    g["constant"] = g.test_positive_rate.isin([0.0, 1.0])
+    rows = []
+    for (d, r), v in g.groupby(["dataset", "sigma_rule"], sort=False):
+        sig = sorted({float(f"{x:.3g}") for x in v.sigma})
+        lams = sorted({float(x) for x in v["lam"]}) if "lam" in v else [0.01]
+        rows.append({"dataset": d, "width rule": _sigma_text(r),
+                     "σ used": ", ".join(f"{x:g}" for x in sig) if len(sig) <= 3
+                     else f"{min(sig):g} to {max(sig):g}",
+                     "λ used": ", ".join(f"{x:g}" for x in lams),
+                     "min F1": v.test_f1_positive.min(), "max F1": v.test_f1_positive.max(),
+                     "constant fits": f"{int(v.constant.sum())} of {len(v)}"})
+    return pd.DataFrame(rows)
 
 
 def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True, lam=0.01,
@@ -903,11 +964,16 @@ def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True, lam=0.
                 ax.set_ylabel(ylabel)
     rules = [r for r in dict.fromkeys(df["sigma_rule"]) if r != "1 (paper)"]
     setting = (f"λ = {lam:g}, {n_pos} labelled positives; Gaussian kernel: σ = 1 (paper) for "
-               "every method" + "".join(f", σ = {r} for USMO only" for r in rules))
+               "every method" + "".join(f", σ = {r} for USMO only" for r in rules
+                                        if r != "select"))
+    if "select" in rules:
+        setting += ("\nand USMO with (σ, λ) selected on the training sample (X, s) by PU "
+                    "cross-validation (recall² / Pr[f = +1])")
     fig.suptitle(setting, fontsize=10)
     fig.legend(list(handles.values()), list(handles), loc="lower center",
                ncol=min(len(handles), 3), fontsize=8)
-    fig.tight_layout(rect=(0, 0.07 + 0.03 * (len(handles) > 3), 1, 0.97))
+    fig.tight_layout(rect=(0, 0.07 + 0.03 * (len(handles) > 3), 1,
+                           0.97 - 0.03 * setting.count("\n")))
     return fig
 
 
