@@ -206,3 +206,28 @@ def test_mcls_names_and_warning_location(toy):
     if m.stop_reason_ == "max_iter":
         assert caps and all(x.filename == __file__ for x in caps)
         assert "MCLS stopped at max_iter=1" in str(caps[0].message)
+
+
+@pytest.mark.parametrize("cls", ["MCLS", "ILUISVM", "NBBSVM"])
+def test_mcls_family_kernels(cls):
+    """The MCLS-family estimators take the shared kernel parameters (linear, polynomial
+    with degree / coef0); the default is the paper's Gaussian and equals it spelt out."""
+    import weaklabel.models as M
+
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(1.0, 1.0, (60, 3)), rng.normal(-1.0, 1.0, (60, 3))]
+    s = np.zeros(120, int)
+    s[:25] = 1
+    Est = getattr(M, cls)
+    kw = {} if cls == "NBBSVM" else {"prior": 0.5}
+    base = Est(random_state=0, **kw).fit(X, s)
+    gauss = Est(kernel="gaussian", random_state=0, **kw).fit(X, s)
+    assert np.array_equal(base.decision_function(X), gauss.decision_function(X))
+    assert base.sigma_ > 0
+    for kernel, extra in (("linear", {}), ("polynomial", {"degree": 2, "coef0": 0.5})):
+        est = Est(kernel=kernel, random_state=0, **extra, **kw).fit(X, s)
+        assert est.sigma_ is None
+        f = est.decision_function(X)
+        assert f.shape == (120,) and np.all(np.isfinite(f))
+    with pytest.raises(ValueError, match="kernel"):
+        Est(kernel="cosine", **kw).fit(X, s)

@@ -27,19 +27,27 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.svm import SVC
 
 from .._validation import check_int, check_prior
-from ..kernels import gram
+from ..kernels import Kernel, gram, make_kernel
 from ._base import validate_pu
 
 __all__ = ["KernelSVC", "ilu_labels", "nb_labels"]
 
 
+def _as_kernel(kernel) -> Kernel:
+    """A number is a Gaussian width; a :class:`Kernel` is kept."""
+    if isinstance(kernel, Kernel):
+        return kernel
+    return make_kernel("gaussian", sigma=kernel)
+
+
 class KernelSVC:
-    """scikit-learn ``SVC`` on a precomputed Gaussian Gram matrix; keeps only the SVs.
+    """scikit-learn ``SVC`` on a precomputed Gram matrix; keeps only the SVs.
 
     Parameters
     ----------
-    sigma : float
-        Gaussian kernel width.
+    kernel : float or Kernel
+        A number is the width ``sigma`` of the Gaussian kernel (the MCLS paper's); a
+        :class:`weaklabel.kernels.Kernel` is used as given.
     C : float
         SVM cost.
     class_weight : dict or None
@@ -55,12 +63,12 @@ class KernelSVC:
         Decision values of the training rows (all attributes are set by :meth:`fit`).
     """
 
-    def __init__(self, sigma, C=1.0, class_weight=None):
-        self.sigma, self.C, self.class_weight = sigma, C, class_weight
+    def __init__(self, kernel, C=1.0, class_weight=None):
+        self.kernel, self.C, self.class_weight = _as_kernel(kernel), C, class_weight
 
     def fit(self, X, y, K=None):
         """Fit on ``X`` with labels ``y`` in ``{-1, +1}`` (``K``: optional Gram matrix)."""
-        K = gram(X, X, "gaussian", sigma=self.sigma) if K is None else K
+        K = gram(X, X, self.kernel) if K is None else K
         if np.unique(y).size < 2:  # one class only: a constant classifier
             self.X_sv_, self.coef_ = X[:0], np.zeros(0)
             self.intercept_ = 1.0 if y[0] > 0 else -1.0
@@ -81,10 +89,11 @@ class KernelSVC:
         """``f(x)`` for the rows of ``X``."""
         if self.coef_.size == 0:
             return np.full(X.shape[0], self.intercept_)
-        return gram(X, self.X_sv_, "gaussian", sigma=self.sigma) @ self.coef_ + self.intercept_
+        return gram(X, self.X_sv_, self.kernel) @ self.coef_ + self.intercept_
 
 
-def ilu_labels(X, s, r, *, sigma=1.0, k=10, svc_C=1.0, K=None, random_state=None):
+def ilu_labels(X, s, r, *, sigma=1.0, k=10, svc_C=1.0, K=None, random_state=None,
+               kernel=None):
     """ILU: initial labels of the unlabelled rows (section 2.1 of the paper).
 
     The paper gives the steps but not their parameters (``k``, the cluster polarity rule,
@@ -109,8 +118,10 @@ def ilu_labels(X, s, r, *, sigma=1.0, k=10, svc_C=1.0, K=None, random_state=None
     sigma, k, svc_C : float, int, float
         RBF width, number of clusters, SVM cost.
     K : ndarray of shape (n, n), optional
-        Precomputed Gaussian Gram matrix of ``X`` (saves a kernel evaluation).
+        Precomputed Gram matrix of ``X`` with this kernel (saves a kernel evaluation).
     random_state : int, Generator or None
+    kernel : Kernel, optional
+        The SVM's kernel instead of the Gaussian of width ``sigma``.
 
     Returns
     -------
@@ -146,7 +157,7 @@ def ilu_labels(X, s, r, *, sigma=1.0, k=10, svc_C=1.0, K=None, random_state=None
     idx = np.concatenate([P, neg])
     yy = np.concatenate([np.ones(P.size), -np.ones(neg.size)])
     Ksub = None if K is None else K[np.ix_(idx, idx)]
-    svm = KernelSVC(sigma, svc_C).fit(X[idx], yy, K=Ksub)
+    svm = KernelSVC(sigma if kernel is None else kernel, svc_C).fit(X[idx], yy, K=Ksub)
     f = svm.decision_function(X)
     y = np.where(f >= 0, 1.0, -1.0)
     y[P] = 1.0

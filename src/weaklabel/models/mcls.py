@@ -3,14 +3,17 @@
 Input convention (:class:`~weaklabel.models._base.PUClassifier`): ``fit(X, s)`` with ``s = 1``
 for a labelled positive and ``s = 0`` for an unlabelled row; predictions are ``+1`` / ``-1``
 and ``score`` reads true labels in ``{-1, +1}``, ``{0, 1}`` or bool.
-Every kernel is the Gaussian ``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))`` (section 3 of the
-paper); ``sigma="scale"`` (the default) is ``sqrt(n_features * X.var() / 2)`` at fit, the
+The kernel estimators (MCLS, ILUISVM, NBBSVM) default to the paper's Gaussian
+``k(x, y) = exp(-||x - y||^2 / (2 sigma^2))`` (section 3 of the paper) and accept
+``kernel="linear"`` or ``"polynomial"`` (``degree``, ``coef0``) as the USMO estimators do;
+``sigma="scale"`` (the default) is ``sqrt(n_features * X.var() / 2)`` at fit, the
 experiments pass their selected width explicitly. Section numbers below are the paper's.
 
 Names shared with :mod:`weaklabel.models.usmo` (README, "Estimators: one vocabulary"):
-``prior`` (the paper's ``r``), ``sigma``, ``max_iter``, ``intercept_``, ``dual_coef_``,
-``n_iter_``, ``converged_``. ``C`` here is a cost on the training errors (larger = less
-regularised), not the penalty weight ``lam`` of the USMO estimators.
+``prior`` (the paper's ``r``), ``kernel``, ``sigma``, ``degree``, ``coef0``, ``max_iter``,
+``intercept_``, ``dual_coef_``, ``n_iter_``, ``converged_``. ``C`` here is a cost on the
+training errors (larger = less regularised), not the penalty weight ``lam`` of the USMO
+estimators.
 
 Estimators
 ----------
@@ -55,7 +58,7 @@ from ..kernels import gram
 from ..metrics import lee_liu_criterion
 from ..solvers.lssvm import LSSVCFactor
 from ..solvers.mcls import mcls_loop
-from ._base import PUClassifier, require_prior, scale_sigma
+from ._base import KernelParamsMixin, PUClassifier, require_prior
 from ._mcls_labels import KernelSVC, ilu_labels, nb_labels
 
 __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
@@ -66,25 +69,12 @@ def _check_prior(est):
     return require_prior(est.prior, "prior", type(est).__name__)
 
 
-def _sigma(est, X) -> float:
-    """``est.sigma`` as a number (``"scale"`` computed on ``X``)."""
-    if isinstance(est.sigma, str):
-        if est.sigma != "scale":
-            raise ValueError(f"sigma must be a positive number or 'scale', got {est.sigma!r}.")
-        return scale_sigma(X)
-    return check_positive(est.sigma, "sigma")
-
-
-_ONE_CLASS_HINT = ("the Gaussian width sigma or the cost C probably does not suit the data "
-                   "(try sigma='scale' or a grid over sigma and C).")
-
-
-def _gauss(A, B, sigma):
-    return gram(A, B, "gaussian", sigma=sigma)
+_ONE_CLASS_HINT = ("the kernel (Gaussian width sigma) or the cost C probably does not suit "
+                   "the data (try sigma='scale' or a grid over sigma and C).")
 
 
 # --------------------------------------------------------------------------- MCLS
-class MCLS(PUClassifier):
+class MCLS(KernelParamsMixin, PUClassifier):
     """Maximum-margin clustering with a least-squares SVC for PU learning (Algorithm 1).
 
     Parameters
@@ -93,8 +83,14 @@ class MCLS(PUClassifier):
         Class-balance ratio (the paper's ``r``), in (0, 1): the fraction of positives that
         the bias step keeps (over all training rows with ``prior_pool="all"``, over U with
         ``"U"``). No default: ``None`` raises ``ValueError``.
+    kernel : {"gaussian", "linear", "polynomial"}, default="gaussian"
+        The kernel; the paper's is the Gaussian (``"rbf"`` and ``"poly"`` are aliases).
     sigma : float or "scale", default="scale"
         Gaussian kernel width (> 0); ``"scale"``: ``sqrt(n_features * X.var() / 2)``.
+    degree : int, default=3
+        Degree of the polynomial kernel ``(<x, y> + coef0)^degree``.
+    coef0 : float, default=1.0
+        Offset of the polynomial kernel.
     C : float, default=1.0
         LS-SVC cost of Eq. (2) (diagonal ``1/(2C)``; LS-SVMlab ``gamma = 2C``): a cost on the
         errors, not a penalty weight like the USMO estimators' ``lam``.
@@ -126,8 +122,8 @@ class MCLS(PUClassifier):
         intercept_``.
     intercept_ : float
         The class-balance bias ``b_hat`` (step 12 of Algorithm 1).
-    sigma_ : float
-        The Gaussian width used.
+    sigma_ : float or None
+        The Gaussian width used (``None`` for the other kernels).
     X_fit_ : ndarray of shape (n_train, n_features)
         Training rows (the expansion points).
     init_labels_, labels_ : ndarray of shape (n_train,)
@@ -143,7 +139,7 @@ class MCLS(PUClassifier):
 
     Notes
     -----
-    Memory: ``fit`` builds the dense (n x n) Gaussian Gram matrix of the training rows and
+    Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows and
     its LS-SVC factor (about ``2 x 8 n^2`` bytes: 1.6 GB at n = 10 000) unless ``K`` /
     ``factor`` are passed; ``decision_function`` builds a (rows x n) kernel block.
 
@@ -155,11 +151,14 @@ class MCLS(PUClassifier):
         Every unlabelled training point gets the same predicted class.
     """
 
-    def __init__(self, prior=None, *, sigma="scale", C=1.0, bias_overshoot=0.05,
-                 prior_pool="all", init="ilu", n_clusters=10, ilu_C=1.0, max_iter=100,
-                 random_state=None, verbose=False):
+    def __init__(self, prior=None, *, kernel="gaussian", sigma="scale", degree=3, coef0=1.0,
+                 C=1.0, bias_overshoot=0.05, prior_pool="all", init="ilu", n_clusters=10,
+                 ilu_C=1.0, max_iter=100, random_state=None, verbose=False):
         self.prior = prior
+        self.kernel = kernel
         self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
         self.C = C
         self.bias_overshoot = bias_overshoot
         self.prior_pool = prior_pool
@@ -190,9 +189,9 @@ class MCLS(PUClassifier):
         s : array-like of shape (n,)
             1 = labelled positive, 0 = unlabelled.
         K : ndarray of shape (n, n), optional
-            Precomputed Gaussian Gram matrix of ``X`` with this ``sigma``.
+            Precomputed Gram matrix of ``X`` with this kernel.
         factor : LSSVCFactor, optional
-            Precomputed factor of ``K + I/(2C)`` for this ``X``, ``sigma`` and ``C`` (reuse
+            Precomputed factor of ``K + I/(2C)`` for this ``X``, kernel and ``C`` (reuse
             across labelled sets, ``prior`` values and repetitions of the same training set).
         init_labels : ndarray of shape (n,), optional
             Initial labels to use instead of ILU/NB (e.g. computed once and shared).
@@ -203,16 +202,16 @@ class MCLS(PUClassifier):
         """
         prior = self._validate()
         X, s = self._validate_pu(X, s)
-        sigma = self.sigma_ = _sigma(self, X)
+        kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
         if factor is not None and getattr(factor, "n", n) != n:
             raise ValueError(f"factor was built for {factor.n} rows but X has {n}.")
         if K is None and (factor is None or (init_labels is None and self.init == "ilu")):
-            K = _gauss(X, X, sigma)
+            K = gram(X, X, kern)
         if init_labels is not None:
             y0 = np.where(np.asarray(init_labels, dtype=np.float64) >= 0, 1.0, -1.0)
         elif self.init == "ilu":
-            y0 = ilu_labels(X, s, prior, sigma=sigma, k=self.n_clusters, svc_C=self.ilu_C,
+            y0 = ilu_labels(X, s, prior, kernel=kern, k=self.n_clusters, svc_C=self.ilu_C,
                             K=K, random_state=self.random_state)
         else:
             y0 = nb_labels(X, s)
@@ -246,12 +245,12 @@ class MCLS(PUClassifier):
         """``f(x) = sum_j dual_coef_j k(x, x_j) + intercept_`` (``K`` = kernel to ``X_fit_``,
         optional)."""
         X = self._check_X(X)
-        K = _gauss(X, self.X_fit_, self.sigma_) if K is None else K
+        K = gram(X, self.X_fit_, self.kernel_) if K is None else K
         return K @ self.dual_coef_ + self.intercept_
 
 
 # --------------------------------------------------------------------------- ILU + ISVM
-class ILUISVM(PUClassifier):
+class ILUISVM(KernelParamsMixin, PUClassifier):
     """ILU initialisation followed by an iterative hinge-loss SVM (ILU + ISVM of Table 2).
 
     Train an RBF C-SVM on P (+1) and U (current labels), relabel U by its sign, repeat until
@@ -262,8 +261,14 @@ class ILUISVM(PUClassifier):
     prior : float, required
         Class-balance ratio (the paper's ``r``, used by ILU only), in (0, 1). No default:
         ``None`` raises ``ValueError``.
+    kernel : {"gaussian", "linear", "polynomial"}, default="gaussian"
+        The kernel; the paper's is the Gaussian (``"rbf"`` and ``"poly"`` are aliases).
     sigma : float or "scale", default="scale"
         RBF width; ``"scale"``: ``sqrt(n_features * X.var() / 2)`` at fit.
+    degree : int, default=3
+        Degree of the polynomial kernel ``(<x, y> + coef0)^degree``.
+    coef0 : float, default=1.0
+        Offset of the polynomial kernel.
     C : float, default=1.0
         Cost of the C-SVM (a cost on the errors, as scikit-learn's ``SVC``).
     n_clusters : int, default=10
@@ -286,8 +291,8 @@ class ILUISVM(PUClassifier):
     support_vectors_ : ndarray of shape (n_SV, n_features)
     intercept_ : float
         Its intercept; ``f(x) = sum_i dual_coef_i k(x, sv_i) + intercept_``.
-    sigma_ : float
-        The Gaussian width used.
+    sigma_ : float or None
+        The Gaussian width used (``None`` for the other kernels).
     init_labels_, labels_ : ndarray of shape (n_train,)
         ILU labels and the labels of the last iteration.
     n_iter_ : int
@@ -297,7 +302,7 @@ class ILUISVM(PUClassifier):
 
     Notes
     -----
-    Memory: ``fit`` builds the dense (n x n) Gaussian Gram matrix of the training rows
+    Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows
     (``8 n^2`` bytes) unless ``K`` is passed.
 
     Warns
@@ -308,10 +313,14 @@ class ILUISVM(PUClassifier):
         Every unlabelled training point gets the same predicted class.
     """
 
-    def __init__(self, prior=None, *, sigma="scale", C=1.0, n_clusters=10, ilu_C=1.0,
-                 max_iter=20, random_state=None, verbose=False):
+    def __init__(self, prior=None, *, kernel="gaussian", sigma="scale", degree=3, coef0=1.0,
+                 C=1.0, n_clusters=10, ilu_C=1.0, max_iter=20, random_state=None,
+                 verbose=False):
         self.prior = prior
+        self.kernel = kernel
         self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
         self.C = C
         self.n_clusters = n_clusters
         self.ilu_C = ilu_C
@@ -325,9 +334,9 @@ class ILUISVM(PUClassifier):
         check_positive(self.C, "C")
         check_int(self.max_iter, "max_iter", minimum=1)
         X, s = self._validate_pu(X, s)
-        sigma = self.sigma_ = _sigma(self, X)
-        K = _gauss(X, X, sigma) if K is None else K
-        y = (ilu_labels(X, s, prior, sigma=sigma, k=self.n_clusters, svc_C=self.ilu_C, K=K,
+        kern = self.kernel_ = self._kernel(X)
+        K = gram(X, X, kern) if K is None else K
+        y = (ilu_labels(X, s, prior, kernel=kern, k=self.n_clusters, svc_C=self.ilu_C, K=K,
                         random_state=self.random_state)
              if init_labels is None else np.where(np.asarray(init_labels) >= 0, 1.0, -1.0))
         self.init_labels_ = y.copy()
@@ -335,7 +344,7 @@ class ILUISVM(PUClassifier):
         n_iter = 0
         for it in range(1, self.max_iter + 1):
             n_iter = it
-            svm = KernelSVC(sigma, self.C).fit(X, y, K=K)
+            svm = KernelSVC(kern, self.C).fit(X, y, K=K)
             y_new = np.where(svm.f_train_ >= 0, 1.0, -1.0)
             y_new[s] = 1.0
             n_changed = int(np.sum(y_new != y))
@@ -366,7 +375,7 @@ class ILUISVM(PUClassifier):
 
 
 # --------------------------------------------------------------------------- NB + BSVM
-class NBBSVM(PUClassifier):
+class NBBSVM(KernelParamsMixin, PUClassifier):
     """Biased SVM (Liu et al. 2003) on NB-initialised labels (NB + BSVM of Table 2).
 
     NB labels split the training rows into a positive set (P and the U rows NB calls
@@ -379,8 +388,14 @@ class NBBSVM(PUClassifier):
 
     Parameters
     ----------
+    kernel : {"gaussian", "linear", "polynomial"}, default="gaussian"
+        The kernel; the paper's is the Gaussian (``"rbf"`` and ``"poly"`` are aliases).
     sigma : float or "scale", default="scale"
         RBF width; ``"scale"``: ``sqrt(n_features * X.var() / 2)`` at fit.
+    degree : int, default=3
+        Degree of the polynomial kernel ``(<x, y> + coef0)^degree``.
+    coef0 : float, default=1.0
+        Offset of the polynomial kernel.
     C_plus_grid : sequence of float, default=(1.0, 10.0)
         Costs ``C+`` of the errors on positives (as scikit-learn's ``SVC`` cost).
     ratio_grid : sequence of float, default=(0.05, 0.2, 1.0)
@@ -404,15 +419,15 @@ class NBBSVM(PUClassifier):
         The selected ``{1: C+, -1: C-}``.
     criterion_ : float
         The selected hold-out criterion ``recall^2 / Pr[f = +1]``.
-    sigma_ : float
-        The Gaussian width used.
+    sigma_ : float or None
+        The Gaussian width used (``None`` for the other kernels).
     init_labels_ : ndarray of shape (n_train,)
         The NB labels.
     n_features_in_ : int
 
     Notes
     -----
-    Memory: ``fit`` builds the dense (n x n) Gaussian Gram matrix of the training rows
+    Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows
     (``8 n^2`` bytes) unless ``K`` is passed.
 
     Warns
@@ -421,9 +436,13 @@ class NBBSVM(PUClassifier):
         Every unlabelled training point gets the same predicted class.
     """
 
-    def __init__(self, *, sigma="scale", C_plus_grid=(1.0, 10.0), ratio_grid=(0.05, 0.2, 1.0),
-                 val_fraction=0.3, random_state=None, verbose=False):
+    def __init__(self, *, kernel="gaussian", sigma="scale", degree=3, coef0=1.0,
+                 C_plus_grid=(1.0, 10.0), ratio_grid=(0.05, 0.2, 1.0), val_fraction=0.3,
+                 random_state=None, verbose=False):
+        self.kernel = kernel
         self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
         self.C_plus_grid = C_plus_grid
         self.ratio_grid = ratio_grid
         self.val_fraction = val_fraction
@@ -433,9 +452,9 @@ class NBBSVM(PUClassifier):
     def fit(self, X, s, *, K=None, init_labels=None):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
         X, s = self._validate_pu(X, s)
-        sigma = self.sigma_ = _sigma(self, X)
+        kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
-        K = _gauss(X, X, sigma) if K is None else K
+        K = gram(X, X, kern) if K is None else K
         y = nb_labels(X, s) if init_labels is None else np.where(
             np.asarray(init_labels) >= 0, 1.0, -1.0)
         self.init_labels_ = y.copy()
@@ -452,7 +471,7 @@ class NBBSVM(PUClassifier):
             for cp_ in self.C_plus_grid:
                 for ratio in self.ratio_grid:
                     cw = {1: float(cp_), -1: float(cp_) * float(ratio)}
-                    svm = KernelSVC(sigma, 1.0, class_weight=cw).fit(
+                    svm = KernelSVC(kern, 1.0, class_weight=cw).fit(
                         X[tr], y[tr], K=K[np.ix_(tr, tr)])
                     f = svm.decision_function(X[va])
                     crit = lee_liu_criterion(s[va], f >= 0)
@@ -466,7 +485,7 @@ class NBBSVM(PUClassifier):
                     float(self.ratio_grid[0])}
         self.class_weight_ = best
         self.criterion_ = float(best_crit)
-        self.svm_ = KernelSVC(sigma, 1.0, class_weight=best).fit(X, y, K=K)
+        self.svm_ = KernelSVC(kern, 1.0, class_weight=best).fit(X, y, K=K)
         self.dual_coef_, self.intercept_ = self.svm_.coef_, float(self.svm_.intercept_)
         self.support_vectors_ = self.svm_.X_sv_
         self.n_features_in_ = X.shape[1]
