@@ -403,6 +403,27 @@ def table2(raw: dict) -> pd.DataFrame:
             .reset_index())
 
 
+def nonconverged_note(raw: dict) -> str:
+    """Markdown: how many Table 2 fits stopped at their iteration cap (``stop_reason ==
+    "max_iter"``), per method, and how many Table 2 cells (data set, method, L) average at
+    least one of them."""
+    m = raw["main"]
+    m = m[(m["kind"] == "test") & m["stop_reason"].notna()]
+    capped = m[m["stop_reason"] == "max_iter"]
+    if not len(capped):
+        return "Every MCLS and ILU + ISVM fit of Table 2 stopped before its iteration cap."
+    parts = []
+    for meth, g in m.groupby("method", sort=False):
+        c = g[g["stop_reason"] == "max_iter"]
+        cells = c.groupby(["dataset", "L_pct"]).ngroups
+        n_cells = g.groupby(["dataset", "L_pct"]).ngroups
+        where = ", ".join(f"{d} ({k})" for d, k in c.groupby("dataset").size().items())
+        parts.append(f"**{meth}**: {len(c)} of {len(g)} fits at the cap"
+                     + (f" ({where}), in {cells} of {n_cells} Table 2 cells" if len(c) else ""))
+    return ("Fits that stopped at their iteration cap (labels still changing; the last model "
+            "is scored, as the paper's algorithms return it): " + "; ".join(parts) + ".")
+
+
 def table3(raw: dict) -> pd.DataFrame:
     """Table 3 (long form): accuracy on U of the ILU and NB labels."""
     m = raw["main"]
