@@ -59,33 +59,16 @@ __all__ = ["LapSVMResult", "lapsvm", "knn_laplacian"]
 
 # --------------------------------------------------------------------------- SMO on a Gram matrix
 class _GramSMO:
-    """:func:`weaklabel.solvers.smo.smo` on a precomputed symmetric PSD matrix ``K``.
-
-    Uses ``smo(K, ..., kernel="precomputed")`` when the SMO core has it; otherwise
-    (TEMPORARY, until the ``precomputed`` kernel of the SMO core is merged) it runs
-    ``smo`` with the linear kernel on the empirical feature map ``F = V sqrt(max(lam, 0))``
-    of the eigendecomposition ``K = V diag(lam) V'``, so that ``F F' = K`` up to rounding.
-    """
+    """:func:`weaklabel.solvers.smo.smo` with ``kernel="precomputed"`` on a fixed symmetric
+    matrix ``K`` (symmetrised once, reused by every solve)."""
 
     def __init__(self, K):
         K = np.asarray(K, dtype=np.float64)
         self.K = np.ascontiguousarray(0.5 * (K + K.T))
-        self._precomputed = _has_precomputed()
-        if not self._precomputed:  # TEMPORARY route (see the class docstring)
-            lam, V = np.linalg.eigh(self.K)
-            self.F = np.ascontiguousarray(V * np.sqrt(np.clip(lam, 0.0, None)))
 
     def solve(self, y, C, *, p=None, alpha0=None, eps=1e-3, max_iter=None) -> SMOResult:
-        if self._precomputed:
-            return smo(self.K, y, C, "precomputed", p=p, alpha0=alpha0, eps=eps,
-                       max_iter=max_iter)
-        return smo(self.F, y, C, "linear", p=p, alpha0=alpha0, eps=eps, max_iter=max_iter)
-
-
-def _has_precomputed() -> bool:
-    from .. import kernels
-
-    return "precomputed" in getattr(kernels, "_CODES", {})
+        return smo(self.K, y, C, "precomputed", p=p, alpha0=alpha0, eps=eps,
+                   max_iter=max_iter)
 
 
 # --------------------------------------------------------------------------- graph
