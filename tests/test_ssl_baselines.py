@@ -21,7 +21,7 @@ import pytest
 from sklearn.datasets import make_moons
 
 from weaklabel.kernels import gram, make_kernel
-from weaklabel.models.ssl import CCCPTSVM, LabelledSVM, LapSVM, TSVM
+from weaklabel.models.ssl import CCCPTSVM, TSVM, LabelledSVM, LapSVM
 from weaklabel.reference.qp import solve_qp
 from weaklabel.solvers.cccp_tsvm import cccp_step, cccp_tsvm, extended_kernel
 from weaklabel.solvers.lapsvm import knn_laplacian, lapsvm
@@ -256,7 +256,8 @@ def test_solver_errors_name_the_argument():
         LapSVM(weights="gauss").fit(*_moons(0, n=40)[::2])
 
 
-@pytest.mark.parametrize("est", [TSVM(C2=1.0, max_iter=2, **KW), CCCPTSVM(C2=1.0, max_iter=1, **KW)],
+@pytest.mark.parametrize("est", [TSVM(C2=1.0, max_iter=2, **KW),
+                                 CCCPTSVM(C2=1.0, max_iter=1, **KW)],
                          ids=["TSVM", "CCCPTSVM"])
 def test_iteration_cap_warns(est):
     from sklearn.exceptions import ConvergenceWarning

@@ -48,7 +48,7 @@ from .._validation import (
     warn_not_converged,
 )
 from ..kernels import make_kernel
-from .smo import svc_dual, smo, smo_decision_function
+from .smo import smo, smo_decision_function, svc_dual
 
 __all__ = ["TSVMResult", "tsvm", "balanced_labels"]
 
