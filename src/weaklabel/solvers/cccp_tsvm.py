@@ -187,7 +187,9 @@ class CCCPTSVMResult:
     objective : float
         ``J^s`` at the solution.
     objectives : list of float
-        ``J^s`` after the labelled-only start and after each CCCP step (non-increasing).
+        ``J^s`` at the labelled-only start (which need not satisfy the balancing constraint)
+        and after each CCCP step; non-increasing from the first step on, up to the SMO
+        tolerance (CCCP's descent property).
     n_iter : int
         CCCP steps.
     converged : bool
