@@ -73,6 +73,22 @@ PU_EXPECTED_FAILED_CHECKS = {
 # Further failures of a single estimator: class name -> {check name: reason}.
 PER_ESTIMATOR_EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
 
+_Y_IS_01 = ("fit takes class labels 0/1 with -1 marking unlabelled samples (the semi-supervised "
+            "convention)")
+# The checks every semi-supervised estimator fails by design (as the toy estimator of
+# test_semisupervised_base), with the reason; reruns with a valid target are in
+# the *_ssl tests at the end.
+SSL_EXPECTED_FAILED_CHECKS = {
+    "check_classifiers_classes": f"{_Y_IS_01}; the check passes string labels and {{-1, 1}}",
+    "check_estimators_dtypes": f"{_Y_IS_01}; the check's target is {{1, 2}} (test_dtypes_ssl)",
+    "check_classifier_data_not_an_array": (
+        f"{_Y_IS_01}; the check's target is {{1, 2}} (test_data_not_an_array_ssl)"),
+    "check_fit2d_1feature": f"{_Y_IS_01}; the check's target is {{1, 2}} (test_one_feature_ssl)",
+}
+SSL_ESTIMATOR_NAMES = ("LabelledSVM", "TSVM", "CCCPTSVM", "LapSVM")
+PER_ESTIMATOR_EXPECTED_FAILED_CHECKS.update(
+    {name: dict(SSL_EXPECTED_FAILED_CHECKS) for name in SSL_ESTIMATOR_NAMES})
+
 
 def _discover():
     """Public, concrete ``BaseEstimator`` subclasses defined in ``weaklabel.models``."""
@@ -321,3 +337,71 @@ def test_semisupervised_base():
                         if kw["status"] == "failed" else None)
     assert set(failed) == {"check_classifiers_classes", "check_estimators_dtypes",
                            "check_classifier_data_not_an_array", "check_fit2d_1feature"}
+
+
+# --------------------------------------------------------------------------- semi-supervised reruns
+SSL_ESTIMATORS = [e for e in ESTIMATORS if isinstance(e, SemiSupervisedClassifier)]
+
+
+def _ssl_data(n=60, d=3, seed=0):
+    X, y = make_blobs(n_samples=n, centers=2, n_features=d, random_state=seed)
+    y_ssl = np.where(np.arange(n) % 3 == 0, y, UNLABELLED)
+    return X, y, y_ssl
+
+
+@pytest.mark.parametrize("est", SSL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_predict_and_train_ssl(est):
+    X, y, y_ssl = _ssl_data()
+    m = _fit(est, X.tolist(), y_ssl.tolist())
+    pred, f = m.predict(X), m.decision_function(X)
+    np.testing.assert_array_equal(pred, np.where(f >= 0, 1, 0))
+    assert m.score(X, y) > 0.9
+    assert isinstance(m.intercept_, float) and m.dual_coef_.ndim == 1
+    assert isinstance(m.n_iter_, int) and isinstance(m.converged_, bool)
+    with pytest.raises(ValueError, match=rf"X has {X.shape[0]} features, but \w+ is expecting"):
+        m.predict(X.T)
+    with pytest.raises(NotFittedError):
+        clone(est).predict(X)
+    assert type(est)().sigma == "scale"
+    g = _fit(clone(est).set_params(kernel="gaussian"), X, y_ssl)
+    assert g.sigma_ == pytest.approx(np.sqrt(X.shape[1] * X.var() / 2))
+
+
+@pytest.mark.parametrize("est", SSL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_dtypes_ssl(est):
+    X, _, y_ssl = _ssl_data()
+    X32 = (X - X.min()).astype(np.float32)
+    for Xd in (X32, X32.astype(np.float64), X32.astype(np.int64), X32.astype(np.int32)):
+        m = _fit(est, Xd, y_ssl)
+        m.predict(Xd)
+        m.decision_function(Xd)
+
+
+@pytest.mark.parametrize("est", SSL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_data_not_an_array_ssl(est):
+    X, _, y_ssl = _ssl_data()
+    for obj_type in ("NotAnArray", "PandasDataframe"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_estimators_data_not_an_array(type(est).__name__, est, X, y_ssl, obj_type)
+
+
+@pytest.mark.parametrize("est", SSL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_one_feature_ssl(est):
+    X, _, y_ssl = _ssl_data(d=1)
+    assert _fit(est, X, y_ssl).predict(X).shape == (X.shape[0],)
+
+
+@pytest.mark.parametrize("est", [e for e in SSL_ESTIMATORS if "verbose" in e.get_params()],
+                         ids=lambda e: type(e).__name__)
+def test_verbose_prints_progress_ssl(est, capsys):
+    X, _, y_ssl = _ssl_data()
+    _fit(clone(est).set_params(verbose=True), X, y_ssl)
+    assert type(est).__name__ in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("est", SSL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_one_vocabulary_ssl(est):
+    params = set(type(est)().get_params())
+    assert not params & RETIRED_PARAMS, params & RETIRED_PARAMS
+    assert {"kernel", "sigma", "degree", "coef0", "C1", "tol", "max_iter", "verbose"} <= params

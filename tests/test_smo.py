@@ -117,3 +117,23 @@ def test_iteration_cap_warns_with_the_remaining_violation():
     K = gram(X, kernel=KERNELS["gaussian"])
     Q = (y[:, None] * y[None, :]) * K
     np.testing.assert_allclose(r.gradient, Q @ r.alpha - 1.0, atol=1e-10)
+
+
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_precomputed_kernel_equals_the_built_in_kernel(shrinking):
+    rng = np.random.default_rng(8)
+    X, y = random_svm_problem(150, 3, rng, duplicates=4)
+    k = KERNELS["gaussian"]
+    K = gram(X, kernel=k)
+    Cv = rng.uniform(0.1, 10.0, len(y))
+    a = svc_dual(X, y, Cv, k, eps=1e-8, shrinking=shrinking)
+    b = svc_dual(K, y, Cv, "precomputed", eps=1e-8, shrinking=shrinking, cache_mb=0.05)
+    assert b.converged and b.info["kernel"].name == "precomputed"
+    assert rel_gap(b.objective, a.objective) <= 1e-10
+    # duplicated points share their weight in any proportion: compare Q a, not a
+    np.testing.assert_allclose(b.gradient, a.gradient, atol=1e-6)
+    Xt = rng.normal(size=(7, 3))
+    np.testing.assert_allclose(smo_decision_function(b, K, y, gram(Xt, X, kernel=k)),
+                               smo_decision_function(a, X, y, Xt), atol=1e-5)
+    with pytest.raises(ValueError, match="square"):
+        smo(X, y, 1.0, "precomputed")

@@ -30,6 +30,9 @@ import numpy as np
 from ._validation import check_choice, check_int, check_matrix, check_positive
 
 LINEAR, GAUSSIAN, POLYNOMIAL = 0, 1, 2
+#: code of a precomputed kernel: the "points" are the rows of the Gram matrix itself and the
+#: kernel row ``i`` is row ``i`` of that matrix (only solvers that say so accept it).
+PRECOMPUTED = 3
 _CODES = {"linear": LINEAR, "gaussian": GAUSSIAN, "rbf": GAUSSIAN, "polynomial": POLYNOMIAL,
           "poly": POLYNOMIAL}
 
@@ -45,6 +48,8 @@ class Kernel:
 
     @property
     def code(self) -> int:
+        if self.name == "precomputed":
+            return PRECOMPUTED
         return _CODES[self.name]
 
     @property
@@ -93,6 +98,16 @@ def make_kernel(kernel="gaussian", *, sigma=None, gamma=None, degree=3, coef0=1.
     g = 1.0 if gamma is None else check_positive(gamma, "gamma")
     d = check_int(degree, "degree", minimum=1)
     return Kernel("polynomial", gamma=g, coef0=float(coef0), degree=float(d))
+
+
+def make_kernel_or_precomputed(kernel) -> Kernel:
+    """:func:`make_kernel`, or ``Kernel("precomputed")`` for ``kernel="precomputed"``.
+
+    For the solvers that accept a precomputed Gram matrix in place of the points.
+    """
+    if isinstance(kernel, str) and kernel == "precomputed":
+        return Kernel("precomputed")
+    return make_kernel(kernel)
 
 
 # --------------------------------------------------------------------------- numba core

@@ -42,7 +42,14 @@ from .._validation import (
     check_vector,
     warn_not_converged,
 )
-from ..kernels import LINEAR, Kernel, cache_evict_lru, kernel_value, make_kernel
+from ..kernels import (
+    LINEAR,
+    PRECOMPUTED,
+    Kernel,
+    cache_evict_lru,
+    kernel_value,
+    make_kernel_or_precomputed,
+)
 
 __all__ = ["SMOResult", "smo", "svc_dual", "smo_decision_function"]
 
@@ -79,7 +86,15 @@ def _q_row(i, full, X, y, code, params, active, active_size, data, slot_of, row_
     xi = X[i]
     yi = y[i]
     row = data[s]
-    if full:
+    if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
+        if full:
+            for j in range(X.shape[0]):
+                row[j] = yi * y[j] * xi[j]
+        else:
+            for t in range(active_size):
+                j = active[t]
+                row[j] = yi * y[j] * xi[j]
+    elif full:
         for j in range(X.shape[0]):
             row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
     else:
@@ -214,7 +229,10 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
     gen = 0
     QD = np.empty(n)
     for k in range(n):
-        QD[k] = kernel_value(X[k], X[k], code, params)
+        if code == PRECOMPUTED:
+            QD[k] = X[k, k]
+        else:
+            QD[k] = kernel_value(X[k], X[k], code, params)
     active = np.arange(n)
     active_size = n
     # gradient G = Q a + p and G_bar = sum over upper-bound a_i of C_i Q_i
@@ -473,14 +491,15 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
 
     Parameters
     ----------
-    X : array (n, d)
-        Training points.
+    X : array (n, d), or (n, n) with ``kernel="precomputed"``
+        Training points, or the Gram matrix ``K`` (row ``i`` of ``Q`` is then
+        ``y_i y_j X[i, j]``; ``X`` should be symmetric positive semidefinite).
     y : array (n,) of +1 / -1
         Signs of ``Q_ij = y_i y_j k(x_i, x_j)`` and of the equality constraint.
     C : float or array (n,)
         Upper bounds ``C_i > 0``.
     kernel : str or Kernel
-        See :func:`weaklabel.kernels.make_kernel`.
+        See :func:`weaklabel.kernels.make_kernel`, or ``"precomputed"``.
     p : array (n,), optional
         Linear term; default ``-1`` (the C-SVM dual).
     alpha0 : array (n,), optional
@@ -500,7 +519,8 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
     ConvergenceWarning
         When ``max_iter`` is reached before the stopping rule holds.
     """
-    X = check_matrix(X, "X", min_rows=2)
+    k: Kernel = make_kernel_or_precomputed(kernel)
+    X = _check_points(X, k)
     n = X.shape[0]
     y = check_labels_pm1(y, "y", n=n)
     if np.ndim(C) == 0:
@@ -520,7 +540,6 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
     cache_mb = check_positive(cache_mb, "cache_mb")
     max_iter = max(10_000_000, 100 * n) if max_iter is None else check_int(
         max_iter, "max_iter", minimum=1)
-    k: Kernel = make_kernel(kernel)
     n_slots = int(max(2, min(n, cache_mb * 2**20 // (8 * n))))
     t0 = time.perf_counter()
     G, it, converged, gap, rows = _smo_core(X, np.ascontiguousarray(y, dtype=np.float64), pv,
@@ -537,6 +556,15 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
                            "cache_slots": n_slots})
 
 
+def _check_points(X, k: Kernel, name: str = "X"):
+    """``X`` as a float matrix; with a precomputed kernel, a square Gram matrix."""
+    X = check_matrix(X, name, min_rows=2)
+    if k.code == PRECOMPUTED and X.shape[0] != X.shape[1]:
+        raise ValueError(f"{name} must be the square (n, n) Gram matrix with "
+                         f"kernel='precomputed', got shape {X.shape}.")
+    return X
+
+
 def svc_dual(X, y, C=1.0, kernel="linear", **kw) -> SMOResult:
     """The C-SVM dual ``min 1/2 a'Qa - 1'a, y'a = 0, 0 <= a <= C`` by :func:`smo`."""
     yv = check_labels_pm1(y, "y")
@@ -546,9 +574,19 @@ def svc_dual(X, y, C=1.0, kernel="linear", **kw) -> SMOResult:
 
 
 def smo_decision_function(result: SMOResult, X_train, y, X, kernel=None) -> np.ndarray:
-    """``f(x) = sum_i a_i y_i k(x_i, x) - rho`` over the support vectors (``a_i > 0``)."""
-    k = make_kernel(result.info["kernel"] if kernel is None else kernel)
+    """``f(x) = sum_i a_i y_i k(x_i, x) - rho`` over the support vectors (``a_i > 0``).
+
+    With a precomputed kernel, ``X`` is the (m, n) kernel block ``k(x, x_i)`` between the
+    new points and the training points (``X_train`` is then only used for ``n``).
+    """
+    k = make_kernel_or_precomputed(result.info["kernel"] if kernel is None else kernel)
     X_train = check_matrix(X_train, "X_train")
+    if k.code == PRECOMPUTED:
+        n = X_train.shape[0]
+        y = check_labels_pm1(y, "y", n=n)
+        X = check_matrix(X, "X", min_rows=0, n_features=n)
+        sv = np.flatnonzero(result.alpha > 0)
+        return X[:, sv] @ (result.alpha[sv] * y[sv]) - result.rho
     X = check_matrix(X, "X", min_rows=0, n_features=X_train.shape[1])
     y = check_labels_pm1(y, "y", n=X_train.shape[0])
     sv = np.flatnonzero(result.alpha > 0)
