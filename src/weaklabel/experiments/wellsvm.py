@@ -1,0 +1,817 @@
+"""Protocols of the WellSVM paper, semi-supervised part (Li, Tsang, Kwok, Zhou, JMLR 2013).
+
+Public functions, the same in every paper's module: :func:`config` (the protocol settings),
+:func:`run` (every (data set, repetition) task, raw rows), :func:`tables` (Tables 2-4),
+:func:`comparison` (every published cell next to ours), :func:`claims` (the paper's claims
+on our numbers), :func:`metrics` (headline numbers) and :func:`figures`. None of them
+writes a file; the writers are named as such and called by ``notebooks/wellsvm.ipynb``.
+
+Protocol (declared here and in ``params.yaml`` before any result)
+----------------------------------------------------------------
+Section 5.1.1 of the paper: 16 UCI sets, 75 % / 25 % random train / test split, 5 %, 10 %
+and 15 % of the data labelled, the rest of the training part unlabelled, inductive test
+accuracy, 30 repetitions, ``C1 = 1``, ``C2`` in {0.001, ..., 1}, a linear or Gaussian
+kernel with ``sigma`` in {0.25, 0.5, 1, 2, 4} sqrt(gamma) (gamma: mean squared distance
+between all instance pairs), all selected by 5-fold cross-validated accuracy; WellSVM
+starts from the labelled-only SVM and uses epsilon = thr = 1e-6. Where the paper is silent
+or too costly for a laptop, ours (every value in ``params.yaml``, section ``wellsvm``):
+
+- **Data**: the 16 sets of Table 1 as the data layer has them (:data:`DATASETS`; 12 are
+  the LAMDA copies shipped with the USMO code, Haberman and German one-hot encoded to the
+  paper's 14 and 59 columns, Echocardiogram 131 rows of 132). Features min-max scaled to
+  [0, 1] and centred with training-part statistics (WellSVM has no offset: Section 2).
+- **Split**: per repetition a stratified 75/25 split (seed ``seed + rep``); the labelled
+  set is a stratified ``label_pct`` % of the training part (at least ``min_per_class``
+  per class), nested across the three percentages within a repetition.
+- **Hyperparameters**: ``C1 = 1``; ``(kernel, C2)`` chosen per (data set, repetition,
+  percentage, method) by ``n_folds``-fold cross-validated accuracy on the labelled
+  training points (folds stratified; each fold trains on the other labelled points plus
+  every unlabelled one), over the grid ``kernels`` x ``C2`` of ``params.yaml`` (a subset
+  of the paper's 42 settings, declared for cost); ties go to the first setting in grid
+  order. With fewer than ``n_folds`` labelled points in a class the folds shrink to that
+  count, and below 2 the declared default ``default_setting`` is used. Sets whose training
+  part exceeds ``select_max_train`` use ``default_setting`` without selection (cost;
+  declared, and flagged ``selected = False`` in ``raw.csv``).
+- **Repetitions**: ``n_reps`` (the paper: 30).
+- **Methods**: SVM (labelled points only, with bias), TSVM (Joachims 1999), LapSVM
+  (Belkin et al. 2006), USVM (CCCP-TSVM, Collobert et al. 2006) and WellSVM
+  (``variant="paper"``: the hinge dual without offset of Eq. (14), MKLGL on the working
+  set, the sorting oracle of Eq. (22)); the authors' code's variant
+  (``variant="reference"``) runs as an extra column ``WellSVM (code)``.
+- **Statistics**: win/tie/loss by a paired t-test at 95 % (:mod:`weaklabel.stats`), ranks
+  as in Demsar (2006) from the mean accuracies, Friedman test.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from ..data import load
+from ..executor import run_tasks
+
+#: (name as in the paper's Table 2, registry name)
+DATASETS = [
+    ("Echocardiogram", "uci-echocardiogram"), ("House", "usmo-house"),
+    ("Heart", "usmo-heart"), ("Heart-statlog", "usmo-heart-statlog"),
+    ("Haberman", "uci-haberman"), ("LiverDisorders", "usmo-liverDisorders"),
+    ("Spectf", "usmo-spectf"), ("Ionosphere", "usmo-ionosphere"),
+    ("House-votes", "usmo-house-votes"), ("Clean1", "usmo-clean1"),
+    ("Isolet", "usmo-isolet"), ("Australian", "usmo-australian"),
+    ("Diabetes", "usmo-diabetes"), ("German", "uci-german"), ("Krvskp", "usmo-krvskp"),
+    ("Sick", "lamda-sick"),
+]
+#: the methods of Tables 2-4, in the paper's column order, and the extra column
+METHODS = ("SVM", "TSVM", "LapSVM", "USVM", "WellSVM")
+EXTRA = ("WellSVM (code)",)
+TABLES = {5: "Table 2", 10: "Table 3", 15: "Table 4"}
+#: Fig. 2's data sets (Sick is one of them)
+FIG2_SETS = ("Haberman", "Spectf", "Australian", "German", "Sick")
+
+DEFAULTS = {
+    "seed": 0, "datasets": [d[0] for d in DATASETS], "label_pcts": [5, 10, 15],
+    "n_reps": 10, "min_per_class": 1, "n_folds": 3,
+    # a kernel is "linear" or a multiple of sqrt(gamma) for the Gaussian width
+    "kernels": ["linear", 1.0], "C2": [0.01, 0.1, 1.0], "C1": 1.0,
+    "default_setting": {"kernel": 1.0, "C2": 0.1}, "select_max_train": 2000,
+    "methods": list(METHODS) + list(EXTRA),
+    "wellsvm_tol": 1e-3, "wellsvm_max_iter": 50,
+    "lapsvm_neighbors": 5,
+    # declared before the run: a mean accuracy cell, an average, a rank, a count
+    "tolerances": {"cell": 0.05, "avg": 0.03, "rank": 1.0, "count": 3},
+    "fig2": {"label_pct": 10, "C2": 0.1, "kernel": 1.0},
+}
+
+
+def config(params: dict | None = None) -> dict:
+    """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml``
+    section ``wellsvm`` for one profile); an unknown key is an error."""
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
+    if unknown:
+        raise ValueError(f"unknown wellsvm parameter(s) {unknown}; known: {sorted(DEFAULTS)}.")
+    cfg = copy.deepcopy(DEFAULTS)
+    cfg.update(params)
+    bad = sorted(set(cfg["datasets"]) - {d[0] for d in DATASETS})
+    if bad:
+        raise ValueError(f"unknown dataset(s) {bad}; known: {[d[0] for d in DATASETS]}.")
+    return cfg
+
+
+# --------------------------------------------------------------------------- data
+def load_dataset(name: str):
+    """``(X, y)`` of one data set: raw features, labels in {0, 1} (1 = the data layer's
+    positive class)."""
+    spec = dict(DATASETS)
+    if name not in spec:
+        raise ValueError(f"dataset must be one of {sorted(spec)}, got {name!r}.")
+    ds = load(spec[name])
+    return np.asarray(ds.X, dtype=np.float64), (np.asarray(ds.y) > 0).astype(int)
+
+
+def split(y, rep: int, cfg: dict):
+    """``(train, test, labelled)`` indices of one repetition: a stratified 75/25 split and,
+    per label percentage, the labelled training indices (nested: the 5 % set is inside the
+    10 % set ...). Labelled counts are ``round(pct/100 * n)`` over all ``n`` points (the
+    paper: "5 % ... of all the labeled data"), at least ``min_per_class`` per class."""
+    from sklearn.model_selection import train_test_split
+
+    rng = np.random.default_rng(int(cfg["seed"]) + 1000 * rep)
+    idx = np.arange(len(y))
+    tr, te = train_test_split(idx, test_size=0.25, stratify=y,
+                              random_state=int(rng.integers(2**31 - 1)))
+    tr = np.sort(tr)
+    # one random order per class inside the training part; a percentage takes prefixes
+    order = {c: rng.permutation(tr[y[tr] == c]) for c in (0, 1)}
+    labelled = {}
+    for pct in sorted(cfg["label_pcts"]):
+        n_lab = max(int(round(pct / 100 * len(y))), 2 * int(cfg["min_per_class"]))
+        frac = np.mean(y[tr] == 1)
+        n1 = int(np.clip(round(n_lab * frac), cfg["min_per_class"],
+                         len(order[1]) - 1))
+        n0 = int(np.clip(n_lab - n1, cfg["min_per_class"], len(order[0]) - 1))
+        labelled[pct] = np.sort(np.r_[order[0][:n0], order[1][:n1]])
+    return tr, np.sort(te), labelled
+
+
+def preprocess(Xtr, Xte):
+    """Min-max scale to [0, 1] and centre, both with training-part statistics."""
+    lo, hi = Xtr.min(axis=0), Xtr.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    A, B = (Xtr - lo) / span, (Xte - lo) / span
+    mu = A.mean(axis=0)
+    return A - mu, B - mu
+
+
+def gamma_of(X) -> float:
+    """The paper's gamma: the mean squared distance over all ordered pairs of rows
+    (diagonal included) = 2 mean ||x||^2 - 2 ||mean x||^2, in O(n d)."""
+    X = np.asarray(X, dtype=np.float64)
+    return float(2.0 * np.mean(np.sum(X * X, axis=1)) - 2.0 * np.sum(X.mean(axis=0) ** 2))
+
+
+# --------------------------------------------------------------------------- methods
+def make_estimator(method: str, kernel, C2: float, gamma: float, cfg: dict, seed: int = 0):
+    """The estimator of ``method`` at one grid setting; ``kernel`` is ``"linear"`` or the
+    multiple of ``sqrt(gamma)`` that gives the Gaussian width."""
+    from ..models.ssl import CCCPTSVM, TSVM, LabelledSVM, LapSVM
+    from ..models.wellsvm import WellSVM
+
+    if kernel == "linear":
+        kp = {"kernel": "linear"}
+    else:
+        kp = {"kernel": "gaussian", "sigma": float(kernel) * float(np.sqrt(gamma))}
+    C1 = float(cfg["C1"])
+    if method == "SVM":
+        return LabelledSVM(C=C1, **kp)
+    if method == "TSVM":
+        return TSVM(C1=C1, C2=C2, **kp)
+    if method == "USVM":
+        return CCCPTSVM(C1=C1, C2=C2, **kp)
+    if method == "LapSVM":
+        return LapSVM(C1=C1, C2=C2, n_neighbors=int(cfg["lapsvm_neighbors"]), **kp)
+    if method.startswith("WellSVM"):
+        variant = "reference" if method == "WellSVM (code)" else "paper"
+        return WellSVM(C1=C1, C2=C2, variant=variant, tol=float(cfg["wellsvm_tol"]),
+                       max_iter=int(cfg["wellsvm_max_iter"]), random_state=seed, **kp)
+    raise ValueError(f"method must be one of {METHODS + EXTRA}, got {method!r}.")
+
+
+def _grid(method: str, cfg: dict):
+    kernels = list(cfg["kernels"])
+    if method == "SVM":  # C2 weighs the unlabelled points: the labelled-only SVM has none
+        return [(k, float(cfg["default_setting"]["C2"])) for k in kernels]
+    return [(k, float(c)) for k in kernels for c in cfg["C2"]]
+
+
+def _fit_predict(method, setting, X, y_semi, Xeval, gamma, cfg, seed):
+    est = make_estimator(method, setting[0], setting[1], gamma, cfg, seed)
+    t0 = time.perf_counter()
+    est.fit(X, y_semi)
+    sec = time.perf_counter() - t0
+    return est, est.predict(Xeval), sec
+
+
+def select_setting(method, X, y, lab, gamma, cfg, rng):
+    """``(setting, selected, cv_accuracy)``: the grid setting of best ``n_folds``-fold CV
+    accuracy on the labelled points ``lab`` (each fold trains on the other labelled points
+    and every unlabelled point of ``X``)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    default = (cfg["default_setting"]["kernel"], float(cfg["default_setting"]["C2"]))
+    grid = _grid(method, cfg)
+    counts = np.bincount(y[lab], minlength=2)
+    k = int(min(int(cfg["n_folds"]), counts.min()))
+    if len(grid) == 1 or k < 2 or X.shape[0] > int(cfg["select_max_train"]):
+        return default if method != "SVM" else grid[0], False, float("nan")
+    skf = StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
+    best, best_acc = None, -1.0
+    for setting in grid:
+        accs = []
+        for a, b in skf.split(lab, y[lab]):
+            ys = np.full(X.shape[0], -1)
+            ys[lab[a]] = y[lab[a]]
+            try:
+                _, pred, _ = _fit_predict(method, setting, X, ys, X[lab[b]], gamma, cfg, 0)
+                accs.append(np.mean(pred == y[lab[b]]))
+            except ValueError:  # a fold without one of the classes among its labels
+                accs.append(0.0)
+        acc = float(np.mean(accs))
+        if acc > best_acc:
+            best, best_acc = setting, acc
+    return best, True, best_acc
+
+
+def run_repetition(name: str, rep: int, cfg: dict) -> list[dict]:
+    """Every (percentage, method) of one (data set, repetition): selection, fit, test
+    accuracy, time, iterations. Returns raw rows."""
+    from ..models.exceptions import OneClassPredictionWarning
+
+    X, y = load_dataset(name)
+    tr, te, labelled = split(y, rep, cfg)
+    Xtr, Xte = preprocess(X[tr], X[te])
+    ytr, yte = y[tr], y[te]
+    gamma = gamma_of(Xtr)
+    pos = {v: i for i, v in enumerate(tr)}
+    rng = np.random.default_rng(int(cfg["seed"]) + 7919 * rep + 17)
+    rows = []
+    for pct in sorted(cfg["label_pcts"]):
+        lab = np.array([pos[i] for i in labelled[pct]])
+        ys = np.full(len(tr), -1)
+        ys[lab] = ytr[lab]
+        for method in cfg["methods"]:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                t0 = time.perf_counter()
+                setting, selected, cv_acc = select_setting(method, Xtr, ytr, lab, gamma,
+                                                           cfg, rng)
+                sel_s = time.perf_counter() - t0
+                est, pred, sec = _fit_predict(method, setting, Xtr, ys, Xte, gamma, cfg,
+                                              int(cfg["seed"]) + rep)
+            conv = [w for w in caught if "ConvergenceWarning" in type(w.message).__name__
+                    or "converge" in str(w.message).lower()]
+            one = [w for w in caught if isinstance(w.message, OneClassPredictionWarning)]
+            rows.append({
+                "dataset": name, "rep": rep, "label_pct": pct, "n_train": len(tr),
+                "n_labelled": len(lab), "n_test": len(te), "method": method,
+                "kernel": "linear" if setting[0] == "linear" else f"{setting[0]:g} sqrt(gamma)",
+                "sigma": (float("nan") if setting[0] == "linear"
+                          else float(setting[0]) * float(np.sqrt(gamma))),
+                "C2": setting[1], "selected": selected, "cv_accuracy": cv_acc,
+                "accuracy": float(np.mean(pred == yte)), "seconds": sec,
+                "select_seconds": sel_s,
+                "n_iter": float(getattr(est, "n_iter_", np.nan)),
+                "converged": bool(getattr(est, "converged_", True)),
+                "warnings_convergence": len(conv), "warnings_one_class": len(one),
+            })
+    return rows
+
+
+def run(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:
+    """Run every (data set, repetition) through the executor; the raw rows."""
+    sizes = {d: load_dataset(d)[0].shape[0] for d in cfg["datasets"]}
+    tasks = [(d, rep) for d in cfg["datasets"] for rep in range(int(cfg["n_reps"]))]
+    tasks.sort(key=lambda t: -sizes[t[0]])  # largest first for load balance
+    parts = run_tasks(run_repetition, tasks, executor=executor, kwargs={"cfg": cfg},
+                      desc="WellSVM SSL splits", progress=progress)
+    df = pd.DataFrame([r for p in parts for r in p])
+    order = {d: i for i, d in enumerate(cfg["datasets"])}
+    morder = {m: i for i, m in enumerate(cfg["methods"])}
+    return (df.assign(_d=df.dataset.map(order), _m=df.method.map(morder))
+            .sort_values(["_d", "rep", "label_pct", "_m"]).drop(columns=["_d", "_m"])
+            .reset_index(drop=True))
+
+
+# --------------------------------------------------------------------------- tables
+def table(raw: pd.DataFrame, pct: int) -> pd.DataFrame:
+    """One of Tables 2-4 (long form): mean, std and n of the test accuracy per (data set,
+    method), the Demsar rank of each method per data set (from the means, over the
+    paper's five methods), and ``wtl_vs_svm``: SVM's win / tie / loss against the method
+    by a paired t-test at 95 % over the repetitions."""
+    from ..stats import win_tie_loss
+
+    d = raw[raw.label_pct == pct]
+    g = d.groupby(["dataset", "method"], sort=False)["accuracy"]
+    t = g.agg(mean="mean", std=lambda v: v.std(ddof=1) if len(v) > 1 else 0.0,
+              n="size").reset_index()
+    wide = t.pivot(index="dataset", columns="method", values="mean")
+    core = [m for m in METHODS if m in wide.columns]
+    ranks = wide[core].apply(lambda row: pd.Series(_row_ranks(row.values), index=core),
+                             axis=1)
+    t["rank"] = [ranks.loc[ds, m] if m in core else np.nan
+                 for ds, m in zip(t.dataset, t.method, strict=True)]
+    wtl = []
+    for ds, m in zip(t.dataset, t.method, strict=True):
+        if m == "SVM" or "SVM" not in wide.columns:
+            wtl.append("")
+            continue
+        a = d[(d.dataset == ds) & (d.method == "SVM")].sort_values("rep").accuracy.values
+        b = d[(d.dataset == ds) & (d.method == m)].sort_values("rep").accuracy.values
+        if len(a) == len(b) and len(a) > 1:
+            r = win_tie_loss([a], [b])
+            wtl.append(f"{r.win}/{r.tie}/{r.loss}")
+        else:
+            wtl.append("")
+    t["wtl_vs_svm"] = wtl
+    return t
+
+
+def _row_ranks(means):
+    from ..stats import rank_table
+
+    return np.asarray(rank_table(np.asarray(means, dtype=float)[None, :])).ravel()
+
+
+def summary_rows(t: pd.DataFrame, methods=METHODS) -> pd.DataFrame:
+    """The three summary rows of a table: SVM's win/tie/loss counts against each method
+    (over the data sets), the average accuracy and the average rank."""
+    rows = []
+    for m in methods:
+        s = t[t.method == m]
+        if not len(s):
+            continue
+        if m != "SVM":
+            w = [tuple(int(x) for x in v.split("/")) for v in s.wtl_vs_svm if v]
+            win = sum(1 for x in w if x[0] == 1)
+            loss = sum(1 for x in w if x[2] == 1)
+            tie = len(w) - win - loss
+        else:
+            win = tie = loss = np.nan
+        rows.append({"method": m, "win": win, "tie": tie, "loss": loss,
+                     "avg_acc": s["mean"].mean(), "avg_rank": s["rank"].mean()})
+    return pd.DataFrame(rows)
+
+
+def tables(raw: pd.DataFrame, cfg: dict) -> dict:
+    """``{"table2": ..., "table3": ..., "table4": ...}`` for the percentages that ran."""
+    return {TABLES[p].lower().replace(" ", ""): table(raw, p) for p in cfg["label_pcts"]
+            if p in TABLES}
+
+
+def published_frame() -> pd.DataFrame:
+    from .. import published
+
+    return published.load("wellsvm")
+
+
+def _pub_row_name(pub: pd.DataFrame, artifact: str, name: str) -> str:
+    """The published row label of a data set in ``artifact`` (Table 4 prints lower case)."""
+    rows = set(pub[pub.artifact == artifact].row)
+    if name in rows:
+        return name
+    low = {r.lower(): r for r in rows}
+    return low.get(name.lower(), name)
+
+
+def reproduced_cells(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+    """Our value of every published cell of Tables 2-4 we reproduce (artifact, row,
+    column, reproduced, tolerance)."""
+    pub = published_frame()
+    tol = cfg["tolerances"]
+    out = []
+    for pct, art in TABLES.items():
+        if pct not in cfg["label_pcts"]:
+            continue
+        t = table(raw, pct)
+        for _, r in t[t.method.isin(METHODS)].iterrows():
+            row = _pub_row_name(pub, art, r.dataset)
+            out.append((art, row, r.method, r["mean"], tol["cell"]))
+            out.append((art, row, f"{r.method}, rank", r["rank"], tol["rank"]))
+        s = summary_rows(t)
+        for _, r in s.iterrows():
+            avg_row = "ave. acc." if art == "Table 2" else "avg. acc."
+            rank_row = "ave. rank" if art == "Table 2" else "avg. rank"
+            out.append((art, avg_row, r.method, r.avg_acc, tol["avg"]))
+            out.append((art, rank_row, r.method, r.avg_rank, tol["rank"]))
+            if r.method != "SVM":
+                for k in ("win", "tie", "loss"):
+                    out.append((art, "SVM: win/tie/loss", f"{r.method}, {k}", r[k],
+                                tol["count"]))
+    return pd.DataFrame(out, columns=["artifact", "row", "column", "reproduced", "tolerance"])
+
+
+def comparison(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+    """Every published cell of Tables 2-4 next to ours, with a verdict (accuracies at 2
+    decimals as printed, ranks and counts as numbers)."""
+    from ..compare import build_comparison
+
+    rep = reproduced_cells(raw, cfg)
+    arts = [TABLES[p] for p in cfg["label_pcts"] if p in TABLES]
+    return build_comparison(rep, "wellsvm", artifacts=arts, decimals=2)
+
+
+def claims(raw: pd.DataFrame, cfg: dict) -> list[dict]:
+    """The paper's claims for Tables 2-4 (Section 5.1.1), each with our evidence and a
+    verdict (``holds`` / ``does not hold``)."""
+    from ..stats import bonferroni_dunn_cd, friedman_test
+
+    pub_avg = {5: 0.778, 10: 0.807, 15: 0.811}
+    out = []
+    for pct, art in TABLES.items():
+        if pct not in cfg["label_pcts"]:
+            continue
+        t = table(raw, pct)
+        s = summary_rows(t).set_index("method")
+        best = s.avg_acc.idxmax()
+        net = {m: s.loc[m, "loss"] - s.loc[m, "win"] for m in s.index if m != "SVM"}
+        out.append({
+            "claim": f"{art} ({pct} % labelled): WellSVM has the best average accuracy "
+                     f"(paper: {pub_avg[pct]:.3f})",
+            "ours": f"best: {best} {s.avg_acc.max():.3f}; WellSVM "
+                    f"{s.avg_acc.get('WellSVM', np.nan):.3f}",
+            "verdict": "holds" if best == "WellSVM" else "does not hold"})
+        if net:
+            bestnet = max(net, key=net.get)
+            out.append({
+                "claim": f"{art}: WellSVM has the best net wins against SVM "
+                         "(paper: +4 / +7 / +3 at 5 / 10 / 15 %)",
+                "ours": ", ".join(f"{m} {v:+d}" for m, v in net.items()),
+                "verdict": "holds" if net.get("WellSVM", -99) >= net[bestnet]
+                else "does not hold"})
+        wide = t[t.method.isin(METHODS)].pivot(index="dataset", columns="method",
+                                               values="mean")
+        cols = [m for m in METHODS if m in wide]
+        if len(cols) >= 3 and wide.shape[0] >= 3 and "SVM" in cols:
+            fr = friedman_test(wide[cols].values)
+            cd = bonferroni_dunn_cd(len(cols), wide.shape[0], alpha=0.10)
+            rk = dict(zip(cols, fr.ranks, strict=True))
+            better = [m for m in cols if m != "SVM" and rk["SVM"] - rk[m] > cd]
+            paper = {5: ["USVM", "WellSVM"], 10: ["WellSVM"], 15: []}[pct]
+            out.append({
+                "claim": f"{art}: significantly better than SVM (Friedman test, "
+                         f"Bonferroni-Dunn at 90 %): paper {', '.join(paper) or 'none'}",
+                "ours": (f"Friedman chi2 = {fr.chi2:.2f} (p = {fr.pvalue:.3g}); critical "
+                         f"difference {cd:.2f}; rank of SVM minus rank: "
+                         + ", ".join(f"{m} {rk['SVM'] - rk[m]:+.2f}" for m in cols
+                                     if m != "SVM")
+                         + f"; significant: {', '.join(better) or 'none'}"),
+                "verdict": "holds" if sorted(better) == sorted(paper) else "does not hold"})
+    return out
+
+
+# --------------------------------------------------------------------------- figures
+def fig2_runs(cfg: dict, *, rep: int = 0) -> pd.DataFrame:
+    """Fig. 2: the objective of WellSVM per label-generation iteration on the Fig. 2 data
+    sets (declared setting ``fig2``), both variants; one row per (data set, variant,
+    iteration)."""
+    from ..models.wellsvm import WellSVM
+
+    f2 = cfg["fig2"]
+    rows = []
+    for name in [d for d in FIG2_SETS if d in dict(DATASETS)]:
+        X, y = load_dataset(name)
+        c2 = dict(cfg, label_pcts=[f2["label_pct"]])
+        tr, te, labelled = split(y, rep, c2)
+        Xtr, _ = preprocess(X[tr], X[te])
+        gamma = gamma_of(Xtr)
+        pos = {v: i for i, v in enumerate(tr)}
+        lab = np.array([pos[i] for i in labelled[f2["label_pct"]]])
+        ys = np.full(len(tr), -1)
+        ys[lab] = y[tr][lab]
+        for variant in ("paper", "reference"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                est = WellSVM(C1=float(cfg["C1"]), C2=float(f2["C2"]), kernel="gaussian",
+                              sigma=float(f2["kernel"]) * np.sqrt(gamma), variant=variant,
+                              tol=float(cfg["wellsvm_tol"]),
+                              max_iter=int(cfg["wellsvm_max_iter"]), random_state=0)
+                est.fit(Xtr, ys)
+            for it, obj in enumerate(est.objective_path_):
+                rows.append({"dataset": name, "variant": variant, "iteration": it,
+                             "objective": float(obj)})
+    return pd.DataFrame(rows)
+
+
+def plot_fig2(f2: pd.DataFrame):
+    """Fig. 2 analogue: objective per iteration, one panel per variant."""
+    import matplotlib.pyplot as plt
+
+    variants = list(dict.fromkeys(f2.variant))
+    fig, axes = plt.subplots(1, len(variants), figsize=(5.2 * len(variants), 3.6),
+                             squeeze=False)
+    title = {"paper": "variant \"paper\": hinge dual without offset (Eq. 14)",
+             "reference": "variant \"reference\": the authors' code (µ-SVM)"}
+    for ax, v in zip(axes.ravel(), variants, strict=True):
+        for name, g in f2[f2.variant == v].groupby("dataset", sort=False):
+            ax.plot(g.iteration, g.objective, marker="o", ms=3, label=name)
+        ax.set_title(title.get(v, v), fontsize=9)
+        ax.set_xlabel("label-generation iteration")
+        ax.set_ylabel("objective of Eq. (15) at the iteration")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_fig1(raw: pd.DataFrame):
+    """Fig. 1 analogue: mean fit time (s) per method and label percentage, over every data
+    set and repetition (selection time excluded), log scale."""
+    import matplotlib.pyplot as plt
+
+    from .. import plots
+
+    g = raw.groupby(["label_pct", "method"], sort=False).seconds.mean().unstack("method")
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    x = np.arange(len(g.index))
+    w = 0.8 / max(len(g.columns), 1)
+    for i, m in enumerate(g.columns):
+        ax.bar(x + i * w - 0.4 + w / 2, g[m].values, width=w, label=m)
+    ax.set_xticks(x, [f"{p} % labelled" for p in g.index])
+    plots.log_axis(ax, "y")
+    ax.set_ylabel("mean fit time (s)")
+    ax.set_title("Fig. 1 analogue: CPU time per fit, mean over data sets and repetitions",
+                 fontsize=10)
+    ax.legend(fontsize=8, ncol=3)
+    fig.tight_layout()
+    return fig
+
+
+def metrics(raw, comp, crosscheck_df, *, runtime_seconds: float, profile: str) -> dict:
+    """Headline numbers for ``metrics.json``."""
+    verd = comp["verdict"].value_counts().to_dict()
+    avg = raw.groupby(["label_pct", "method"]).accuracy.mean()
+    return {
+        "profile": profile, "runtime_seconds": float(runtime_seconds),
+        "n_fits": int(len(raw)),
+        "mean_accuracy": {f"{p}%": {m: float(v) for (pp, m), v in avg.items() if pp == p}
+                          for p in sorted(raw.label_pct.unique())},
+        "nonconverged_fits": int((~raw.converged).sum()),
+        "verdicts": {k: int(v) for k, v in verd.items()},
+        "crosscheck_max_rel_gap": float(crosscheck_df["rel_gap"].max()),
+    }
+
+
+# --------------------------------------------------------------------------- certification
+def _toy(n, d=2, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) < n // 2, 1.0, -1.0)
+    X = rng.normal(size=(n, d)) + 1.2 * y[:, None]
+    return X, y
+
+
+def crosscheck(cfg: dict, *, seed: int = 0) -> list[dict]:
+    """The solvers of this stage against cvxpy on small problems (``crosscheck.csv`` rows):
+
+    - the SMO core on a label kernel (:func:`weaklabel.solvers.smo.label_kernel_dual`), both
+      problem types, against :func:`weaklabel.reference.smo.label_kernel_dual_reference`;
+    - the MLKL step of Eq. (15) (MKLGL, :func:`weaklabel.solvers.wellsvm.mlkl`) against one
+      convex program (:func:`weaklabel.reference.wellsvm.mlkl_reference`), both variants;
+    - one CCCP step of USVM (:func:`weaklabel.solvers.cccp_tsvm.cccp_step`) is certified in
+      the tests (``tests/test_ssl_baselines.py``).
+    """
+    from ..compare import crosscheck_record
+    from ..kernels import gram
+    from ..reference.smo import (
+        box_dual_kkt_violation,
+        label_kernel_dual_reference,
+        label_kernel_matrix,
+        simplex_dual_kkt_violation,
+    )
+    from ..reference.wellsvm import mlkl_reference
+    from ..solvers.smo import KernelRowCache, label_kernel_dual
+    from ..solvers.wellsvm import mlkl
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for n, T in ((30, 1), (40, 3)):
+        X, y = _toy(n, seed=seed + n)
+        K = gram(X, X, "gaussian", sigma=1.0)
+        labels = np.vstack([y] + [np.where(rng.random(n) < 0.5, 1.0, -1.0)
+                                  for _ in range(T - 1)])
+        mu = rng.dirichlet(np.ones(T))
+        C = np.where(np.arange(n) < n // 4, 1.0, 0.1)
+        for problem in ("box", "simplex"):
+            diag = 1.0 / C if problem == "simplex" else None
+            t0 = time.perf_counter()
+            r = label_kernel_dual(X, labels, mu, C, "gaussian", problem=problem, diag=diag,
+                                  eps=1e-9)  # Gaussian of width 1, as K
+            ts = time.perf_counter() - t0
+            ref = label_kernel_dual_reference(K, labels, mu, C, problem=problem, diag=diag)
+            Q = label_kernel_matrix(K, labels, mu, diag)
+            kkt = (box_dual_kkt_violation(Q, r.alpha, C) if problem == "box"
+                   else simplex_dual_kkt_violation(Q, r.alpha))
+            out.append(crosscheck_record(
+                f"label-kernel dual ({problem}), Gaussian, n={n}, T={T}",
+                "smo.label_kernel_dual", "cvxpy (Clarabel)", n, r.objective, ref.objective,
+                kkt, ts, ref.seconds))
+    for n, T in ((24, 2), (36, 4)):
+        X, y = _toy(n, seed=seed + 100 + n)
+        K = gram(X, X, "gaussian", sigma=1.0)
+        labels = np.vstack([y] + [np.where(rng.random(n) < 0.5, 1.0, -1.0)
+                                  for _ in range(T - 1)])
+        C = np.where(np.arange(n) < n // 4, 1.0, 0.1)
+        for problem in ("box", "simplex"):
+            diag = 1.0 / C if problem == "simplex" else None
+            cache = KernelRowCache(X, "gaussian", 50.0)
+            t0 = time.perf_counter()
+            m = mlkl(cache, labels, C, problem=problem, diag=diag, tol=1e-7, max_iter=2000,
+                     inner_eps=1e-9, X=X, kernel="gaussian")
+            ts = time.perf_counter() - t0
+            ref = mlkl_reference(K, labels, C, problem=problem, diag=diag)
+            out.append(crosscheck_record(
+                f"MLKL of Eq. (15) ({problem}), Gaussian, n={n}, T={T}", "wellsvm.mlkl",
+                "cvxpy epigraph (Clarabel)", n, m.objective, ref.objective, m.gap, ts,
+                ref.seconds))
+    return out
+
+
+def algorithm_checks(cfg: dict, *, seed: int = 0, n_random: int = 50) -> pd.DataFrame:
+    """The paper's propositions checked on small problems, one row per check:
+
+    - the three sorting oracles (Eq. (22) SSL balance, Eqs. (37)-(38) clustering band,
+      Eq. (31) per-bag argmax) against brute force over the label set, ``n_random`` random
+      ``r`` each (u <= 12);
+    - Proposition 4 at every label WellSVM adds, and Theorem 2's non-increasing objective,
+      on a two-moons problem (variant ``"paper"``, tight MKL tolerance);
+    - Theorem 1's ordering ``p_SDP <= p_WellSVM <= p_MIP`` (SSL form, N = 12; SDP with
+      cvxpy, MIP by enumeration, WellSVM by the cutting plane with the exact oracle).
+    """
+    from sklearn.datasets import make_moons
+
+    from ..kernels import gram, make_kernel
+    from ..reference.wellsvm import (
+        brute_force_argmax,
+        brute_force_bags,
+        enumerate_band_labels,
+        enumerate_ssl_labels,
+        p_mip,
+        p_sdp,
+        p_wellsvm,
+    )
+    from ..solvers.wellsvm import (
+        bag_argmax_oracle,
+        band_oracle,
+        gamma_width,
+        sort_oracle_ssl,
+        ssl_n_pos,
+        wellsvm,
+    )
+
+    rng = np.random.default_rng(seed)
+    rows = []
+
+    def add(check, detail, passed):
+        rows.append({"check": check, "detail": detail, "passed": bool(passed)})
+
+    ok = 0
+    for _ in range(n_random):
+        n, l = 12, 4
+        mask = np.zeros(n, dtype=bool)
+        mask[rng.choice(n, l, replace=False)] = True
+        y_l = np.where(rng.random(l) < 0.5, 1.0, -1.0)
+        y_l[:2] = [1.0, -1.0]
+        npos = ssl_n_pos(n - l, y_l)
+        r = rng.normal(size=n)
+        y = sort_oracle_ssl(r, r, y_l, mask, npos)
+        _, best = brute_force_argmax(r, enumerate_ssl_labels(y_l, mask, npos))
+        ok += abs(float(r @ y) - best) <= 1e-12 * max(1.0, abs(best))
+    add("Eq. (22) / Prop. 5: SSL sorting oracle = brute force",
+        f"{ok} of {n_random} random r (N = 12, u = 8)", ok == n_random)
+    ok = 0
+    for _ in range(n_random):
+        n, beta = 12, 2
+        r = rng.normal(size=n)
+        y = band_oracle(r, beta)
+        _, best = brute_force_argmax(r, enumerate_band_labels(n, beta))
+        ok += abs(float(r @ y) - best) <= 1e-12 * max(1.0, abs(best))
+    add("Eqs. (37)-(38): clustering band oracle = brute force",
+        f"{ok} of {n_random} random r (N = 12, beta = 2)", ok == n_random)
+    ok = 0
+    for _ in range(n_random):
+        sizes = rng.integers(1, 4, size=4)
+        ptr = np.r_[0, np.cumsum(sizes)]
+        r = rng.normal(size=int(ptr[-1]))
+        d = bag_argmax_oracle(r, ptr)
+        _, best = brute_force_bags(r, ptr)
+        ok += abs(float(r @ d) - best) <= 1e-12 * max(1.0, abs(best))
+    add("Eq. (31): per-bag argmax oracle = brute force",
+        f"{ok} of {n_random} random r (4 bags of 1-3 instances)", ok == n_random)
+
+    X, yt = make_moons(160, noise=0.15, random_state=seed)
+    yt = 2.0 * yt - 1.0
+    lab = np.concatenate([rng.choice(np.flatnonzero(yt == c), 6, replace=False)
+                          for c in (-1.0, 1.0)])
+    yv = np.zeros(len(yt))
+    yv[lab] = yt[lab]
+    k = make_kernel("gaussian", sigma=0.5 * gamma_width(X))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = wellsvm(X, yv, 1.0, 0.1, k, variant="paper", mkl_tol=1e-7, inner_eps=1e-8)
+    added = [c for c in res.prop4_checks if c.get("added")]
+    add("Prop. 4: every added label is violated (y*'Hy* > max over the working set)",
+        f"{sum(c['holds'] and c['increase'] for c in added)} of {len(added)} added labels "
+        "(two moons, N = 160, 12 labelled)",
+        all(c["holds"] and c["increase"] for c in added))
+    path = np.asarray(res.objective_path)
+    rise = float(np.max(np.diff(path) / np.maximum(np.abs(path[:-1]), 1e-12))) \
+        if len(path) > 1 else 0.0
+    add("Theorem 2: objective non-increasing over outer iterations",
+        f"{len(path)} iterations, largest relative increase {max(rise, 0.0):.1e} "
+        "(MKL tolerance 1e-7)", rise <= 1e-5)
+
+    n, l = 12, 4
+    Xs = np.vstack([rng.normal(-1, 1, size=(n // 2, 2)), rng.normal(1, 1, size=(n // 2, 2))])
+    K = gram(Xs, kernel=make_kernel("gaussian", sigma=1.0))
+    mask = np.zeros(n, dtype=bool)
+    mask[[0, 1, 6, 7]] = True
+    y_l = np.array([-1.0, -1.0, 1.0, 1.0])
+    npos = ssl_n_pos(n - l, y_l)
+    C = np.where(mask, 1.0, 0.5)
+    B = enumerate_ssl_labels(y_l, mask, npos)
+    mip, _ = p_mip(K, B, C)
+    well, _ = p_wellsvm(K, B, C)
+    sdp = p_sdp(K, C, form="ssl", y_l=y_l, labelled_mask=mask, n_pos=npos)
+    add("Theorem 1: p_SDP <= p_WellSVM <= p_MIP",
+        f"{sdp:.6f} <= {well:.6f} <= {mip:.6f} (SSL form, N = 12, {len(B)} labelings)",
+        sdp <= well * (1 + 1e-5) and well <= mip * (1 + 1e-6))
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- report views
+def side_by_side(raw: pd.DataFrame, pub: pd.DataFrame, pct: int) -> pd.DataFrame:
+    """One table of the paper, wide: per data set a row ``ours`` (mean ± std (rank)) and a
+    row ``paper``; columns are the methods (the extra ``WellSVM (code)`` has no paper row)."""
+    art = TABLES[pct]
+    t = table(raw, pct)
+    t["cell"] = [f"{m:.3f} ± {s:.3f}" + (f" ({r:g})" if np.isfinite(r) else "")
+                 for m, s, r in zip(t["mean"], t["std"], t["rank"], strict=True)]
+    ours = t.pivot(index="dataset", columns="method", values="cell")
+    p = pub[pub.artifact == art]
+    rows = []
+    for ds in ours.index:
+        row = _pub_row_name(pub, art, ds)
+        rows.append(pd.Series({m: _pub_cell(p, row, m) for m in ours.columns},
+                              name=(ds, "paper")))
+    paper = pd.DataFrame(rows)
+    ours.index = pd.MultiIndex.from_tuples([(d, "ours") for d in ours.index])
+    out = pd.concat([ours, paper])
+    order = [d for d in dict.fromkeys(raw.dataset)]
+    out = out.reindex(pd.MultiIndex.from_tuples([(d, s) for d in order
+                                                 for s in ("ours", "paper")]))
+    cols = [m for m in list(METHODS) + list(EXTRA) if m in out.columns]
+    return out[cols].fillna("")
+
+
+def _pub_cell(p, row, method):
+    v = p[(p.row == row) & (p.column == method)]
+    if not len(v):
+        return ""
+    rk = p[(p.row == row) & (p.column == f"{method}, rank")]
+    sp = v.spread.iloc[0]
+    txt = f"{v.value.iloc[0]:.2f}" + (f" ± {sp:.2f}" if pd.notna(sp) else "")
+    return txt + (f" ({rk.value.iloc[0]:g})" if len(rk) else "")
+
+
+def summary_side_by_side(raw: pd.DataFrame, pub: pd.DataFrame, pct: int) -> pd.DataFrame:
+    """The summary rows (SVM's win/tie/loss against each method, average accuracy, average
+    rank): ours next to the paper's."""
+    art = TABLES[pct]
+    s = summary_rows(table(raw, pct)).set_index("method")
+    p = pub[pub.artifact == art]
+    out = {}
+    for m in s.index:
+        def pv(row, col):
+            v = p[(p.row == row) & (p.column == col)].value
+            return float(v.iloc[0]) if len(v) else np.nan
+        acc_row = "ave. acc." if art == "Table 2" else "avg. acc."
+        rank_row = "ave. rank" if art == "Table 2" else "avg. rank"
+        wtl = ("–" if m == "SVM" else
+               f"{s.loc[m, 'win']:.0f}/{s.loc[m, 'tie']:.0f}/{s.loc[m, 'loss']:.0f}")
+        pw = ("–" if m == "SVM" else "/".join(
+            f"{pv('SVM: win/tie/loss', f'{m}, {k}'):.0f}" for k in ("win", "tie", "loss")))
+        out[m] = {"SVM: win/tie/loss, ours": wtl, "paper": pw,
+                  "avg. acc., ours": f"{s.loc[m, 'avg_acc']:.3f}",
+                  "paper ": f"{pv(acc_row, m):.3f}",
+                  "avg. rank, ours": f"{s.loc[m, 'avg_rank']:.3f}",
+                  "paper  ": f"{pv(rank_row, m):.4f}"}
+    return pd.DataFrame(out).T
+
+
+def selection_summary(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per method: how often each (kernel, C2) was chosen, the share of fits that used the
+    declared default (no selection), and WellSVM's iteration counts."""
+    g = raw.assign(setting=raw.kernel + ", C2 = " + raw.C2.map(lambda v: f"{v:g}"))
+    tab = g.pivot_table(index="method", columns="setting", values="accuracy",
+                        aggfunc="size", fill_value=0)
+    tab["default (not selected)"] = g.groupby("method").selected.apply(lambda v: int((~v).sum()))
+    it = g.groupby("method").n_iter.median()
+    tab["median n_iter_"] = it
+    return tab.reindex([m for m in list(METHODS) + list(EXTRA) if m in tab.index])
+
+
+def nonconverged_note(raw: pd.DataFrame) -> str:
+    """Markdown: fits that stopped at an iteration cap, per method, and the cells they
+    feed."""
+    bad = raw[~raw.converged]
+    if not len(bad):
+        return "Every fit of Tables 2–4 stopped before its iteration cap."
+    parts = []
+    for m, g in bad.groupby("method", sort=False):
+        cells = g.groupby(["dataset", "label_pct"]).ngroups
+        parts.append(f"**{m}**: {len(g)} of {int((raw.method == m).sum())} fits, in "
+                     f"{cells} table cells")
+    return ("Fits that stopped at their iteration cap (the last model is scored): "
+            + "; ".join(parts) + ".")
