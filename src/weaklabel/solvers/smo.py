@@ -15,7 +15,8 @@ The three ingredients that make LIBSVM fast, kept apart from one another:
   ``a_ij = Q_ii + Q_jj - 2 y_i y_j Q_ij`` (replaced by ``TAU = 1e-12`` when not positive);
   stop when ``m(a) - M(a) <= eps``;
 * **kernel rows** from an LRU cache within a memory budget (never the full Gram matrix);
-  a row is computed only over the *active* columns while the active set shrinks;
+  a row is computed only over the *active* columns while the active set shrinks, and a
+  cached row is *extended* to the columns it lacks when the active set grows again;
 * **shrinking**: every ``min(n, 1000)`` iterations, variables at a bound that cannot enter
   a violating pair are removed from the active set; the gradient of the removed ones is
   rebuilt from ``G_bar`` (the contribution of the variables at their upper bound) when
@@ -76,41 +77,52 @@ def _q_row(i, full, X, y, code, params, active, active_size, data, slot_of, row_
            s_full, s_gen, gen, clock):
     """Slot holding row ``Q_i``: over all columns (``full``) or over the active ones.
 
-    A row computed over the active set of generation ``gen`` stays valid while the active
-    set only shrinks; every reconstruction of the gradient starts a new generation.
-    ``clock[0]`` counts uses, ``clock[1]`` rows computed.
+    A slot keeps every value it has computed (a value not computed yet is NaN; kernel values
+    never are) until the slot is evicted. A row that holds the active set of generation
+    ``gen`` stays valid while the active set only shrinks; every reconstruction of the
+    gradient starts a new generation, and a row asked for again is then only *extended*
+    to the columns it lacks (LIBSVM's ``Cache::get_data`` does the same with its
+    ``len``). ``clock[0]`` counts uses, ``clock[1]`` rows (complete or extended) computed,
+    ``clock[2]`` kernel values computed.
     """
     clock[0] += 1
     s = slot_of[i]
     if s >= 0 and (s_full[s] or (not full and s_gen[s] == gen)):
         stamp[s] = clock[0]
         return s
+    row = data[s] if s >= 0 else data[0]
     if s < 0:
         s = cache_evict_lru(slot_of, row_of, stamp)
+        row = data[s]
+        row[:] = np.nan
     xi = X[i]
     yi = y[i]
-    row = data[s]
-    if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
-        if full:
-            for j in range(X.shape[0]):
-                row[j] = yi * y[j] * xi[j]
-        else:
-            for t in range(active_size):
-                j = active[t]
-                row[j] = yi * y[j] * xi[j]
-    elif full:
+    m = 0
+    if full:
         for j in range(X.shape[0]):
-            row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+            if row[j] != row[j]:
+                if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
+                    row[j] = yi * y[j] * xi[j]
+                else:
+                    row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+                m += 1
     else:
         for t in range(active_size):
             j = active[t]
-            row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+            if row[j] != row[j]:
+                if code == PRECOMPUTED:
+                    row[j] = yi * y[j] * xi[j]
+                else:
+                    row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+                m += 1
     row_of[s] = i
     slot_of[i] = s
     s_full[s] = full
     s_gen[s] = gen
     stamp[s] = clock[0]
-    clock[1] += 1
+    if m > 0:
+        clock[1] += 1
+        clock[2] += m
     return s
 
 
@@ -228,7 +240,7 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
     stamp = -np.ones(n_slots, dtype=np.int64)
     s_full = np.zeros(n_slots, dtype=np.bool_)
     s_gen = -np.ones(n_slots, dtype=np.int64)
-    clock = np.zeros(2, dtype=np.int64)
+    clock = np.zeros(3, dtype=np.int64)
     inactive_mark = np.zeros(n, dtype=np.bool_)
     gen = 0
     QD = np.empty(n)
@@ -396,7 +408,7 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
             active[k] = k
         i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params,
                             data, slot_of, row_of, stamp, s_full, s_gen, gen + 1, clock)
-    return G, it, converged, max(gap, 0.0), clock[1]
+    return G, it, converged, max(gap, 0.0), clock[1], clock[2]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -753,7 +765,9 @@ class SMOResult:
     converged : bool
         ``kkt_violation <= eps`` before ``max_iter``.
     kernel_rows_computed : int
-        Rows (full or over the active set) computed by the row cache.
+        Rows computed by the row cache (complete, over the active set, or extended to the
+        columns a cached row lacked); ``info["kernel_values_computed"]`` (:func:`smo`)
+        counts the kernel values.
     seconds : float
         Wall time of the numba core.
     info : dict
@@ -834,7 +848,7 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
         max_iter, "max_iter", minimum=1)
     n_slots = int(max(2, min(n, cache_mb * 2**20 // (8 * n))))
     t0 = time.perf_counter()
-    G, it, converged, gap, rows = _smo_core(X, np.ascontiguousarray(y, dtype=np.float64), pv,
+    G, it, converged, gap, rows, values = _smo_core(X, np.ascontiguousarray(y, dtype=np.float64), pv,
                                             Cv, a, k.code, k.params, eps, max_iter,
                                             bool(shrinking), n_slots)
     seconds = time.perf_counter() - t0
@@ -845,7 +859,7 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
                      n_iter=int(it), kkt_violation=float(gap), converged=bool(converged),
                      kernel_rows_computed=int(rows), seconds=seconds,
                      info={"kernel": k, "shrinking": bool(shrinking), "eps": eps,
-                           "cache_slots": n_slots})
+                           "cache_slots": n_slots, "kernel_values_computed": int(values)})
 
 
 def _check_points(X, k: Kernel, name: str = "X"):
