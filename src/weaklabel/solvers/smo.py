@@ -45,6 +45,8 @@ from .._validation import (
     warn_not_converged,
 )
 from ..kernels import (
+    _FM,
+    GAUSSIAN,
     LINEAR,
     PRECOMPUTED,
     Kernel,
@@ -72,8 +74,68 @@ def _status(a, c):
     return _FREE
 
 
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
+def _fill_row(i, X, sp, y, code, params, cols, ncols, use_cols, row):
+    """``row[j] = y_i y_j k(x_i, x_j)`` where ``row[j]`` is NaN (not computed yet), for ``j``
+    in ``cols[:ncols]`` (``use_cols``) or ``0..ncols-1``; returns the number computed.
+
+    ``X`` holds dense rows, or is the Gram matrix (``code == PRECOMPUTED``); with
+    ``sp = (True, indptr, indices, values, sq, buf)`` (the CSR form of ``X``, its squared
+    norms and a zero buffer of length d) the dot products run over the non-zeros of ``x_j``
+    only (as LIBSVM's ``Kernel::dot``) and the Gaussian kernel is
+    ``exp(-gamma (|x_i|^2 + |x_j|^2 - 2 x_i.x_j))`` (LIBSVM's ``kernel_rbf``; a negative
+    rounding of the distance is clipped to 0). Compiled with the kernel module's fastmath
+    flags (reassociation and contraction, not "no NaN") so the sums vectorise, as in
+    :func:`weaklabel.kernels.gram_block`.
+    """
+    xi = X[i]
+    yi = y[i]
+    m = 0
+    if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
+        for t in range(ncols):
+            j = cols[t] if use_cols else t
+            if row[j] != row[j]:
+                row[j] = yi * y[j] * xi[j]
+                m += 1
+        return m
+    if not sp[0]:
+        for t in range(ncols):
+            j = cols[t] if use_cols else t
+            if row[j] != row[j]:
+                row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+                m += 1
+        return m
+    indptr = sp[1]
+    indices = sp[2]
+    vals = sp[3]
+    sq = sp[4]
+    buf = sp[5]
+    for u in range(indptr[i], indptr[i + 1]):
+        buf[indices[u]] = vals[u]
+    g = params[0]
+    sqi = sq[i]
+    for t in range(ncols):
+        j = cols[t] if use_cols else t
+        if row[j] != row[j]:
+            dot = 0.0
+            for u in range(indptr[j], indptr[j + 1]):
+                dot += buf[indices[u]] * vals[u]
+            if code == LINEAR:
+                kv = dot
+            elif code == GAUSSIAN:
+                d2 = sqi + sq[j] - 2.0 * dot
+                kv = np.exp(-g * (d2 if d2 > 0.0 else 0.0))
+            else:
+                kv = (g * dot + params[1]) ** params[2]
+            row[j] = yi * y[j] * kv
+            m += 1
+    for u in range(indptr[i], indptr[i + 1]):
+        buf[indices[u]] = 0.0
+    return m
+
+
 @nb.njit(cache=True, nogil=True)
-def _q_row(i, full, X, y, code, params, active, active_size, data, slot_of, row_of, stamp,
+def _q_row(i, full, X, sp, y, code, params, active, active_size, data, slot_of, row_of, stamp,
            s_full, s_gen, gen, clock):
     """Slot holding row ``Q_i``: over all columns (``full``) or over the active ones.
 
@@ -95,26 +157,10 @@ def _q_row(i, full, X, y, code, params, active, active_size, data, slot_of, row_
         s = cache_evict_lru(slot_of, row_of, stamp)
         row = data[s]
         row[:] = np.nan
-    xi = X[i]
-    yi = y[i]
-    m = 0
     if full:
-        for j in range(X.shape[0]):
-            if row[j] != row[j]:
-                if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
-                    row[j] = yi * y[j] * xi[j]
-                else:
-                    row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
-                m += 1
+        m = _fill_row(i, X, sp, y, code, params, active, X.shape[0], False, row)
     else:
-        for t in range(active_size):
-            j = active[t]
-            if row[j] != row[j]:
-                if code == PRECOMPUTED:
-                    row[j] = yi * y[j] * xi[j]
-                else:
-                    row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
-                m += 1
+        m = _fill_row(i, X, sp, y, code, params, active, active_size, True, row)
     row_of[s] = i
     slot_of[i] = s
     s_full[s] = full
@@ -127,7 +173,7 @@ def _q_row(i, full, X, y, code, params, active, active_size, data, slot_of, row_
 
 
 @nb.njit(cache=True, nogil=True)
-def _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params, data, slot_of,
+def _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params, data, slot_of,
             row_of, stamp, s_full, s_gen, gen, clock):
     """WSS2 (LIBSVM ``select_working_set``); returns ``(i, j, gap)``, ``i = -1`` if optimal."""
     gmax = -np.inf
@@ -146,7 +192,7 @@ def _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params, data,
     if imax < 0:
         return -1, -1, 0.0
     i = imax
-    si = _q_row(i, False, X, y, code, params, active, active_size, data, slot_of, row_of,
+    si = _q_row(i, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                 stamp, s_full, s_gen, gen, clock)
     qi = data[si]
     jmin = -1
@@ -192,7 +238,7 @@ def _be_shrunk(k, gmax1, gmax2, y, G, alpha, C):
 
 
 @nb.njit(cache=True, nogil=True)
-def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params, data,
+def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, data,
                  slot_of, row_of, stamp, s_full, s_gen, gen, clock, inactive_mark):
     """Gradient of the shrunk variables from ``G_bar`` and the free active ones."""
     n = y.shape[0]
@@ -208,7 +254,7 @@ def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params,
     for t in range(active_size):
         i = active[t]
         if _status(alpha[i], C[i]) == _FREE:
-            s = _q_row(i, True, X, y, code, params, active, active_size, data, slot_of,
+            s = _q_row(i, True, X, sp, y, code, params, active, active_size, data, slot_of,
                        row_of, stamp, s_full, s_gen, gen, clock)
             qi = data[s]
             ai = alpha[i]
@@ -218,12 +264,12 @@ def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params,
 
 
 @nb.njit(cache=True, nogil=True)
-def _update_gbar(v, c, a_old, a_new, G_bar, X, y, code, params, active, active_size, data,
+def _update_gbar(v, c, a_old, a_new, G_bar, X, sp, y, code, params, active, active_size, data,
                  slot_of, row_of, stamp, s_full, s_gen, gen, clock):
     was_up = a_old >= c
     if was_up == (a_new >= c):
         return
-    s = _q_row(v, True, X, y, code, params, active, active_size, data, slot_of, row_of,
+    s = _q_row(v, True, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                stamp, s_full, s_gen, gen, clock)
     qv = data[s]
     sign = -c if was_up else c
@@ -232,7 +278,7 @@ def _update_gbar(v, c, a_old, a_new, G_bar, X, y, code, params, active, active_s
 
 
 @nb.njit(cache=True, nogil=True)
-def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots):
+def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots):
     n = X.shape[0]
     data = np.empty((n_slots, n))
     slot_of = -np.ones(n, dtype=np.int64)
@@ -256,7 +302,7 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
     G_bar = np.zeros(n)
     for i in range(n):
         if alpha[i] > 0.0:
-            s = _q_row(i, True, X, y, code, params, active, active_size, data, slot_of, row_of,
+            s = _q_row(i, True, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                        stamp, s_full, s_gen, gen, clock)
             qi = data[s]
             ai = alpha[i]
@@ -293,7 +339,7 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
                             g1 = G[k]
                 if not unshrink and g1 + g2 <= eps * 10.0:
                     unshrink = True
-                    _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code,
+                    _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code,
                                  params, data, slot_of, row_of, stamp, s_full, s_gen, gen,
                                  clock, inactive_mark)
                     active_size = n
@@ -309,21 +355,21 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
                         active[active_size] = tmp
                     else:
                         t += 1
-        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params,
+        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params,
                             data, slot_of, row_of, stamp, s_full, s_gen, gen, clock)
         if i < 0:
             if active_size == n:
                 converged = True
                 break
             # optimal on the active set: rebuild the whole gradient, check everything
-            _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params,
+            _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params,
                          data, slot_of, row_of, stamp, s_full, s_gen, gen, clock,
                          inactive_mark)
             active_size = n
             for k in range(n):
                 active[k] = k
             gen += 1
-            i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, code,
+            i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code,
                                 params, data, slot_of, row_of, stamp, s_full, s_gen, gen,
                                 clock)
             if i < 0:
@@ -332,9 +378,9 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
             counter = 1  # shrink again at the next iteration
         it += 1
         # ---- two-variable update (LIBSVM Solver::Solve)
-        si = _q_row(i, False, X, y, code, params, active, active_size, data, slot_of, row_of,
+        si = _q_row(i, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                     stamp, s_full, s_gen, gen, clock)
-        sj = _q_row(j, False, X, y, code, params, active, active_size, data, slot_of, row_of,
+        sj = _q_row(j, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                     stamp, s_full, s_gen, gen, clock)
         qi = data[si]
         qj = data[sj]
@@ -396,17 +442,17 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
             k = active[t]
             G[k] += qi[k] * dai + qj[k] * daj
         # G_bar follows the variables that enter or leave their upper bound (full rows)
-        _update_gbar(i, ci, ai_old, ai, G_bar, X, y, code, params, active, active_size, data,
+        _update_gbar(i, ci, ai_old, ai, G_bar, X, sp, y, code, params, active, active_size, data,
                      slot_of, row_of, stamp, s_full, s_gen, gen, clock)
-        _update_gbar(j, cj, aj_old, aj, G_bar, X, y, code, params, active, active_size, data,
+        _update_gbar(j, cj, aj_old, aj, G_bar, X, sp, y, code, params, active, active_size, data,
                      slot_of, row_of, stamp, s_full, s_gen, gen, clock)
     if not converged:
-        _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params, data,
+        _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, data,
                      slot_of, row_of, stamp, s_full, s_gen, gen, clock, inactive_mark)
         active_size = n
         for k in range(n):
             active[k] = k
-        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params,
+        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params,
                             data, slot_of, row_of, stamp, s_full, s_gen, gen + 1, clock)
     return G, it, converged, max(gap, 0.0), clock[1], clock[2]
 
@@ -792,7 +838,7 @@ class SMOResult:
 
 
 def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinking=True,
-        cache_mb=200.0, max_iter=None) -> SMOResult:
+        cache_mb=200.0, max_iter=None, sparse_rows="auto") -> SMOResult:
     """Solve ``min 1/2 a'Qa + p'a, y'a = y'a0, 0 <= a <= C`` by SMO (LIBSVM's solver).
 
     Parameters
@@ -819,6 +865,11 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
         Budget of the kernel-row cache in MB (at least two rows are kept).
     max_iter : int, optional
         Cap on two-variable updates (default ``max(10_000_000, 100 n)``, as LIBSVM).
+    sparse_rows : bool or "auto"
+        Compute kernel values on the non-zeros of the rows (CSR, as LIBSVM does; the
+        Gaussian kernel then uses the squared norms, ``|x|^2 + |z|^2 - 2 x.z``). ``"auto"``
+        (default): when at most a quarter of ``X``'s entries are non-zero. Kernel values may
+        differ from the dense ones by rounding (not on 0/1 data, where both are exact).
 
     Warns
     -----
@@ -847,10 +898,11 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
     max_iter = max(10_000_000, 100 * n) if max_iter is None else check_int(
         max_iter, "max_iter", minimum=1)
     n_slots = int(max(2, min(n, cache_mb * 2**20 // (8 * n))))
+    sp = _sparse_rows(X, k, sparse_rows)
     t0 = time.perf_counter()
-    G, it, converged, gap, rows, values = _smo_core(X, np.ascontiguousarray(y, dtype=np.float64), pv,
-                                            Cv, a, k.code, k.params, eps, max_iter,
-                                            bool(shrinking), n_slots)
+    yv = np.ascontiguousarray(y, dtype=np.float64)
+    G, it, converged, gap, rows, values = _smo_core(X, sp, yv, pv, Cv, a, k.code, k.params, eps,
+                                                    max_iter, bool(shrinking), n_slots)
     seconds = time.perf_counter() - t0
     if not converged:
         warn_not_converged("smo", max_iter, gap, tol_param="eps")
@@ -859,7 +911,25 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
                      n_iter=int(it), kkt_violation=float(gap), converged=bool(converged),
                      kernel_rows_computed=int(rows), seconds=seconds,
                      info={"kernel": k, "shrinking": bool(shrinking), "eps": eps,
-                           "cache_slots": n_slots, "kernel_values_computed": int(values)})
+                           "cache_slots": n_slots, "kernel_values_computed": int(values),
+                           "sparse_rows": bool(sp[0])})
+
+
+def _sparse_rows(X, k: Kernel, sparse_rows):
+    """The ``sp`` tuple of :func:`_k_ij`: CSR arrays when sparse rows are used, else empty."""
+    if sparse_rows not in (True, False, "auto"):
+        raise ValueError(f"sparse_rows must be True, False or 'auto', got {sparse_rows!r}.")
+    nz = X != 0.0
+    use = k.code != PRECOMPUTED and (sparse_rows is True or (
+        sparse_rows == "auto" and nz.mean() <= 0.25))
+    if not use:
+        e = np.zeros(1, dtype=np.int64)
+        return (False, e, e, np.zeros(1), np.zeros(1), np.zeros(1))
+    indptr = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int64)
+    rows, cols = np.nonzero(nz)
+    vals = np.ascontiguousarray(X[rows, cols])
+    sq = np.einsum("ij,ij->i", X, X)
+    return (True, indptr, cols.astype(np.int64), vals, sq, np.zeros(X.shape[1]))
 
 
 def _check_points(X, k: Kernel, name: str = "X"):
