@@ -74,20 +74,19 @@ def _status(a, c):
     return _FREE
 
 
-@nb.njit(cache=True, nogil=True, fastmath=_FM)
+@nb.njit(cache=True, nogil=True)
 def _fill_row(i, X, sp, y, code, params, cols, ncols, use_cols, row):
     """``row[j] = y_i y_j k(x_i, x_j)`` where ``row[j]`` is NaN (not computed yet), for ``j``
     in ``cols[:ncols]`` (``use_cols``) or ``0..ncols-1``; returns the number computed.
 
-    ``X`` holds dense rows, or is the Gram matrix (``code == PRECOMPUTED``); with
-    ``sp = (True, indptr, indices, values, sq, buf)`` (the CSR form of ``X``, its squared
-    norms and a zero buffer of length d) the dot products run over the non-zeros of ``x_j``
-    only (as LIBSVM's ``Kernel::dot``) and the Gaussian kernel is
-    ``exp(-gamma (|x_i|^2 + |x_j|^2 - 2 x_i.x_j))`` (LIBSVM's ``kernel_rbf``; a negative
-    rounding of the distance is clipped to 0). Compiled with the kernel module's fastmath
-    flags (reassociation and contraction, not "no NaN") so the sums vectorise, as in
-    :func:`weaklabel.kernels.gram_block`.
+    ``X`` holds dense rows, or is the Gram matrix (``code == PRECOMPUTED``), or, with
+    ``sp[0]``, sparse rows (:func:`_fill_row_sparse`). The dense loop keeps the arithmetic
+    of the first version of this solver (no reassociation), so that its results, used by
+    the USMO pipeline, are reproduced bit for bit.
     """
+    if sp[0]:
+        return _fill_row_sparse(i, sp[1], sp[2], sp[3], sp[4], sp[5], y, code, params, cols,
+                                ncols, use_cols, row)
     xi = X[i]
     yi = y[i]
     m = 0
@@ -98,18 +97,25 @@ def _fill_row(i, X, sp, y, code, params, cols, ncols, use_cols, row):
                 row[j] = yi * y[j] * xi[j]
                 m += 1
         return m
-    if not sp[0]:
-        for t in range(ncols):
-            j = cols[t] if use_cols else t
-            if row[j] != row[j]:
-                row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
-                m += 1
-        return m
-    indptr = sp[1]
-    indices = sp[2]
-    vals = sp[3]
-    sq = sp[4]
-    buf = sp[5]
+    for t in range(ncols):
+        j = cols[t] if use_cols else t
+        if row[j] != row[j]:
+            row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+            m += 1
+    return m
+
+
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
+def _fill_row_sparse(i, indptr, indices, vals, sq, buf, y, code, params, cols, ncols,
+                     use_cols, row):
+    """:func:`_fill_row` on CSR rows (``indptr, indices, vals``; ``sq`` the squared norms,
+    ``buf`` a zero buffer of length d): the dot products run over the non-zeros of ``x_j``
+    only (as LIBSVM's ``Kernel::dot``) and the Gaussian kernel is
+    ``exp(-gamma (|x_i|^2 + |x_j|^2 - 2 x_i.x_j))`` (LIBSVM's ``kernel_rbf``; a negative
+    rounding of the distance is clipped to 0). Fastmath flags of the kernel module
+    (reassociation and contraction, not "no NaN")."""
+    yi = y[i]
+    m = 0
     for u in range(indptr[i], indptr[i + 1]):
         buf[indices[u]] = vals[u]
     g = params[0]
@@ -868,8 +874,9 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
     sparse_rows : bool or "auto"
         Compute kernel values on the non-zeros of the rows (CSR, as LIBSVM does; the
         Gaussian kernel then uses the squared norms, ``|x|^2 + |z|^2 - 2 x.z``). ``"auto"``
-        (default): when at most a quarter of ``X``'s entries are non-zero. Kernel values may
-        differ from the dense ones by rounding (not on 0/1 data, where both are exact).
+        (default): when at most a fifth of ``X``'s entries are non-zero. Kernel values may
+        differ from the dense ones by rounding (not on 0/1 data with the linear or the
+        Gaussian kernel, where both are exact).
 
     Warns
     -----
@@ -921,7 +928,7 @@ def _sparse_rows(X, k: Kernel, sparse_rows):
         raise ValueError(f"sparse_rows must be True, False or 'auto', got {sparse_rows!r}.")
     nz = X != 0.0
     use = k.code != PRECOMPUTED and (sparse_rows is True or (
-        sparse_rows == "auto" and nz.mean() <= 0.25))
+        sparse_rows == "auto" and nz.mean() <= 0.2))
     if not use:
         e = np.zeros(1, dtype=np.int64)
         return (False, e, e, np.zeros(1), np.zeros(1), np.zeros(1))
