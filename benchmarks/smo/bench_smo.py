@@ -103,13 +103,14 @@ def label_kernel_case(X, y, rng, sizes, qp_max):
         for problem in ("box", "simplex"):
             kw = {"diag": 1.0} if problem == "simplex" else {}
             C = np.inf if problem == "simplex" else 1.0
-            t_ours, ours = best_of(lambda Xn=Xn, kw=kw, C=C, problem=problem: label_kernel_dual(
-                Xn, Z, mu, C, k, problem=problem, eps=1e-3, cache_mb=200.0, **kw))
+            t_ours, ours = best_of(lambda Xn=Xn, Z=Z, kw=kw, C=C, problem=problem:
+                                   label_kernel_dual(Xn, Z, mu, C, k, problem=problem,
+                                                     eps=1e-3, cache_mb=200.0, **kw))
             # the same call again on a cache that already holds K's rows (mu changed)
             cache = KernelRowCache(Xn, kernel=k, cache_mb=200.0)
             label_kernel_dual(Xn, Z, mu[::-1], C, problem=problem, eps=1e-3, cache=cache,
                               **kw)
-            t_warm, warm = best_of(lambda cache=cache, kw=kw, C=C, problem=problem:
+            t_warm, warm = best_of(lambda Xn=Xn, Z=Z, cache=cache, kw=kw, C=C, problem=problem:
                                    label_kernel_dual(Xn, Z, mu, C, problem=problem, eps=1e-3,
                                                      cache=cache, **kw))
             row = {"problem": problem, "n": n, "ours_s": t_ours, "ours_iterations": ours.n_iter,
@@ -119,7 +120,7 @@ def label_kernel_case(X, y, rng, sizes, qp_max):
             Q = label_kernel_matrix(gram(Xn, kernel=k), Z, mu, kw.get("diag"))
             row["form_Q_s"] = time.perf_counter() - t0
             if problem == "simplex":
-                t_oc, oc = best_of(lambda Q=Q: OneClassSVM(kernel="precomputed", nu=1.0 / n,
+                t_oc, oc = best_of(lambda Q=Q, n=n: OneClassSVM(kernel="precomputed", nu=1.0 / n,
                                                            tol=1e-3, cache_size=200).fit(Q))
                 a = np.zeros(n)
                 a[oc.support_] = oc.dual_coef_.ravel()
@@ -140,8 +141,9 @@ def label_kernel_case(X, y, rng, sizes, qp_max):
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results_label_kernel.csv", index=False, float_format="%.6g")
-    (HERE / "results_label_kernel.md").write_text(df.to_markdown(index=False, floatfmt=".4g") + "\n")
-    print(df.to_markdown(index=False, floatfmt=".4g"))
+    md = df.to_markdown(index=False, floatfmt=".4g")
+    (HERE / "results_label_kernel.md").write_text(md + "\n")
+    print(md)
 
 
 if __name__ == "__main__":
