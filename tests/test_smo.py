@@ -137,3 +137,36 @@ def test_precomputed_kernel_equals_the_built_in_kernel(shrinking):
                                smo_decision_function(a, X, y, Xt), atol=1e-5)
     with pytest.raises(ValueError, match="square"):
         smo(X, y, 1.0, "precomputed")
+
+
+@pytest.mark.parametrize("kernel", ["linear", "gaussian", "polynomial"])
+def test_sparse_rows_give_the_dense_solution(kernel):
+    rng = np.random.default_rng(12)
+    X, y = random_svm_problem(160, 30, rng)
+    X[rng.random(X.shape) < 0.85] = 0.0  # 15 % non-zeros: sparse_rows="auto" uses CSR rows
+    X[3] = 0.0
+    k = (make_kernel("polynomial", gamma=0.1, degree=2) if kernel == "polynomial"
+         else KERNELS[kernel])
+    a = svc_dual(X, y, 1.0, k, eps=1e-9, sparse_rows=False)
+    b = svc_dual(X, y, 1.0, k, eps=1e-9)
+    assert b.info["sparse_rows"] and not a.info["sparse_rows"]
+    assert rel_gap(b.objective, a.objective) <= 1e-10
+    np.testing.assert_allclose(b.gradient, a.gradient, atol=1e-6)
+    if kernel == "polynomial":  # gamma x.z + coef0 may be fused (one rounding less)
+        return
+    # 0/1 data: the sparse and the dense kernel values are both exact, results bitwise equal
+    B = (X != 0).astype(float)
+    c = svc_dual(B, y, 1.0, k, eps=1e-3, sparse_rows=False)
+    d = svc_dual(B, y, 1.0, k, eps=1e-3, sparse_rows=True)
+    np.testing.assert_array_equal(c.alpha, d.alpha)
+    with pytest.raises(ValueError, match="sparse_rows"):
+        smo(X, y, 1.0, sparse_rows="yes")
+
+
+def test_rows_are_extended_not_recomputed_after_unshrinking():
+    rng = np.random.default_rng(2)
+    X, y = random_svm_problem(400, 3, rng)
+    r = svc_dual(X, y, 1.0, KERNELS["gaussian"], eps=1e-6)
+    # a row is computed at most once over all its n columns, plus the extensions
+    assert r.info["kernel_values_computed"] <= r.kernel_rows_computed * len(y)
+    assert r.info["kernel_values_computed"] <= len(y) * len(y)  # the cache holds every row

@@ -240,6 +240,27 @@ def _cache_mark_all(n, slot_of, row_of, stamp, clock):
     clock[1] += n
 
 
+@nb.njit(cache=True, nogil=True)
+def cache_matmat(V, R, code, params, data, slot_of, row_of, stamp, clock):
+    """``K @ V`` with ``K = k(R, R)`` symmetric: ``sum_i K[i] V[i]`` over the rows ``i`` of
+    ``V`` that are not zero, each row taken from the cache (:func:`cache_get_row`)."""
+    n, m = V.shape
+    out = np.zeros((n, m))
+    for i in range(n):
+        nz = False
+        for c in range(m):
+            if V[i, c] != 0.0:
+                nz = True
+        if not nz:
+            continue
+        row = data[cache_get_row(i, R, R, code, params, data, slot_of, row_of, stamp, clock)]
+        for j in range(n):
+            rj = row[j]
+            for c in range(m):
+                out[j, c] += rj * V[i, c]
+    return out
+
+
 class KernelRowCache:
     """LRU cache of kernel rows ``k(R[i], C[:])`` within a memory budget.
 
@@ -248,6 +269,8 @@ class KernelRowCache:
     R, C : arrays (n_rows, d), (n_cols, d)
         Row and column points (``C = R`` for a square kernel matrix).
     kernel : Kernel or str
+        Or "precomputed": ``R`` is then the (n, n) Gram matrix, used in place (no copy,
+        no row ever computed).
     cache_mb : float
         Memory budget for the cached rows, in MB (LIBSVM's ``-m``; default 100).
         At least two rows are always kept.
@@ -259,17 +282,29 @@ class KernelRowCache:
     """
 
     def __init__(self, R, C=None, kernel="linear", cache_mb: float = 100.0):
-        self.kernel = make_kernel(kernel)
+        self.kernel = make_kernel_or_precomputed(kernel)
         self.R = check_matrix(R, "R")
         self.C = self.R if C is None else check_matrix(C, "C", n_features=self.R.shape[1])
         cache_mb = check_positive(cache_mb, "cache_mb")
         n_cols = self.C.shape[0]
+        self.clock = np.zeros(2, dtype=np.int64)
+        if self.kernel.code == PRECOMPUTED:
+            # R is the Gram matrix: every row is already there, none is ever computed
+            if C is not None or self.R.shape[0] != self.R.shape[1]:
+                raise ValueError("kernel='precomputed' needs R to be the square (n, n) Gram "
+                                 f"matrix and no C, got R of shape {self.R.shape}.")
+            n = self.R.shape[0]
+            self.n_slots = n
+            self.data = self.R
+            self.slot_of = np.arange(n, dtype=np.int64)
+            self.row_of = np.arange(n, dtype=np.int64)
+            self.stamp = np.zeros(n, dtype=np.int64)
+            return
         self.n_slots = int(max(2, min(self.R.shape[0], cache_mb * 2**20 // (8 * n_cols))))
         self.data = np.empty((self.n_slots, n_cols))
         self.slot_of = -np.ones(self.R.shape[0], dtype=np.int64)
         self.row_of = -np.ones(self.n_slots, dtype=np.int64)
         self.stamp = -np.ones(self.n_slots, dtype=np.int64)
-        self.clock = np.zeros(2, dtype=np.int64)
 
     def row(self, i: int) -> np.ndarray:
         """Row ``k(R[i], C)`` (a view into the cache: copy it if you keep it)."""
@@ -287,6 +322,8 @@ class KernelRowCache:
     def fill_all(self) -> np.ndarray:
         """Compute every row at once (symmetric, half the kernel values); needs
         :attr:`holds_all_rows`. Returns the ``(n, n)`` view of the filled rows."""
+        if self.kernel.code == PRECOMPUTED:
+            return self.data
         if not self.holds_all_rows:
             raise ValueError("fill_all: the cache budget does not hold every row of a square "
                              "kernel matrix; raise cache_mb or use row().")
@@ -301,6 +338,27 @@ class KernelRowCache:
             cache_fill_all(self.R, k.code, k.params, self.data, self.slot_of, self.row_of,
                            self.stamp, self.clock)
         return self.data[:n]
+
+    def matvec(self, v) -> np.ndarray:
+        """``K @ v`` for the square kernel matrix ``K = k(R, R)``, from the cached rows.
+
+        ``K`` is symmetric, so ``K v = sum_i v_i K[i]``: only the rows of the non-zero
+        entries of ``v`` are used (a sparse ``v``, e.g. a dual vector, touches few rows).
+        ``v`` may also be an ``(n, m)`` matrix (``K @ V``).
+        """
+        if self.C is not self.R:
+            raise ValueError("matvec needs a square kernel matrix (a cache built without C).")
+        V = np.asarray(v, dtype=np.float64)
+        one = V.ndim == 1
+        V2 = np.ascontiguousarray(V.reshape(V.shape[0], -1))
+        if V2.shape[0] != self.R.shape[0] or V.ndim > 2:
+            raise ValueError(f"v must have {self.R.shape[0]} rows, got shape {V.shape}.")
+        if not np.all(np.isfinite(V2)):
+            raise ValueError("v contains NaN or infinite values.")
+        k = self.kernel
+        out = cache_matmat(V2, self.R, k.code, k.params, self.data, self.slot_of, self.row_of,
+                           self.stamp, self.clock)
+        return out[:, 0] if one else out
 
     @property
     def misses(self) -> int:

@@ -15,7 +15,8 @@ The three ingredients that make LIBSVM fast, kept apart from one another:
   ``a_ij = Q_ii + Q_jj - 2 y_i y_j Q_ij`` (replaced by ``TAU = 1e-12`` when not positive);
   stop when ``m(a) - M(a) <= eps``;
 * **kernel rows** from an LRU cache within a memory budget (never the full Gram matrix);
-  a row is computed only over the *active* columns while the active set shrinks;
+  a row is computed only over the *active* columns while the active set shrinks, and a
+  cached row is *extended* to the columns it lacks when the active set grows again;
 * **shrinking**: every ``min(n, 1000)`` iterations, variables at a bound that cannot enter
   a violating pair are removed from the active set; the gradient of the removed ones is
   rebuilt from ``G_bar`` (the contribution of the variables at their upper bound) when
@@ -35,6 +36,7 @@ import numba as nb
 import numpy as np
 
 from .._validation import (
+    check_choice,
     check_int,
     check_labels_pm1,
     check_matrix,
@@ -43,15 +45,20 @@ from .._validation import (
     warn_not_converged,
 )
 from ..kernels import (
+    _FM,
+    GAUSSIAN,
     LINEAR,
     PRECOMPUTED,
     Kernel,
+    KernelRowCache,
     cache_evict_lru,
+    cache_get_row,
     kernel_value,
     make_kernel_or_precomputed,
 )
 
-__all__ = ["SMOResult", "smo", "svc_dual", "smo_decision_function"]
+__all__ = ["SMOResult", "smo", "svc_dual", "smo_decision_function", "KernelRowCache",
+           "label_kernel_dual", "label_kernel_quadratic", "label_kernel_decision_function"]
 
 _TAU = 1e-12
 _LOWER, _UPPER, _FREE = 0, 1, 2
@@ -68,50 +75,111 @@ def _status(a, c):
 
 
 @nb.njit(cache=True, nogil=True)
-def _q_row(i, full, X, y, code, params, active, active_size, data, slot_of, row_of, stamp,
+def _fill_row(i, X, sp, y, code, params, cols, ncols, use_cols, row):
+    """``row[j] = y_i y_j k(x_i, x_j)`` where ``row[j]`` is NaN (not computed yet), for ``j``
+    in ``cols[:ncols]`` (``use_cols``) or ``0..ncols-1``; returns the number computed.
+
+    ``X`` holds dense rows, or is the Gram matrix (``code == PRECOMPUTED``), or, with
+    ``sp[0]``, sparse rows (:func:`_fill_row_sparse`). The dense loop keeps the arithmetic
+    of the first version of this solver (no reassociation), so that its results, used by
+    the USMO pipeline, are reproduced bit for bit.
+    """
+    if sp[0]:
+        return _fill_row_sparse(i, sp[1], sp[2], sp[3], sp[4], sp[5], y, code, params, cols,
+                                ncols, use_cols, row)
+    xi = X[i]
+    yi = y[i]
+    m = 0
+    if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
+        for t in range(ncols):
+            j = cols[t] if use_cols else t
+            if row[j] != row[j]:
+                row[j] = yi * y[j] * xi[j]
+                m += 1
+        return m
+    for t in range(ncols):
+        j = cols[t] if use_cols else t
+        if row[j] != row[j]:
+            row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+            m += 1
+    return m
+
+
+@nb.njit(cache=True, nogil=True, fastmath=_FM)
+def _fill_row_sparse(i, indptr, indices, vals, sq, buf, y, code, params, cols, ncols,
+                     use_cols, row):
+    """:func:`_fill_row` on CSR rows (``indptr, indices, vals``; ``sq`` the squared norms,
+    ``buf`` a zero buffer of length d): the dot products run over the non-zeros of ``x_j``
+    only (as LIBSVM's ``Kernel::dot``) and the Gaussian kernel is
+    ``exp(-gamma (|x_i|^2 + |x_j|^2 - 2 x_i.x_j))`` (LIBSVM's ``kernel_rbf``; a negative
+    rounding of the distance is clipped to 0). Fastmath flags of the kernel module
+    (reassociation and contraction, not "no NaN")."""
+    yi = y[i]
+    m = 0
+    for u in range(indptr[i], indptr[i + 1]):
+        buf[indices[u]] = vals[u]
+    g = params[0]
+    sqi = sq[i]
+    for t in range(ncols):
+        j = cols[t] if use_cols else t
+        if row[j] != row[j]:
+            dot = 0.0
+            for u in range(indptr[j], indptr[j + 1]):
+                dot += buf[indices[u]] * vals[u]
+            if code == LINEAR:
+                kv = dot
+            elif code == GAUSSIAN:
+                d2 = sqi + sq[j] - 2.0 * dot
+                kv = np.exp(-g * (d2 if d2 > 0.0 else 0.0))
+            else:
+                kv = (g * dot + params[1]) ** params[2]
+            row[j] = yi * y[j] * kv
+            m += 1
+    for u in range(indptr[i], indptr[i + 1]):
+        buf[indices[u]] = 0.0
+    return m
+
+
+@nb.njit(cache=True, nogil=True)
+def _q_row(i, full, X, sp, y, code, params, active, active_size, data, slot_of, row_of, stamp,
            s_full, s_gen, gen, clock):
     """Slot holding row ``Q_i``: over all columns (``full``) or over the active ones.
 
-    A row computed over the active set of generation ``gen`` stays valid while the active
-    set only shrinks; every reconstruction of the gradient starts a new generation.
-    ``clock[0]`` counts uses, ``clock[1]`` rows computed.
+    A slot keeps every value it has computed (a value not computed yet is NaN; kernel values
+    never are) until the slot is evicted. A row that holds the active set of generation
+    ``gen`` stays valid while the active set only shrinks; every reconstruction of the
+    gradient starts a new generation, and a row asked for again is then only *extended*
+    to the columns it lacks (LIBSVM's ``Cache::get_data`` does the same with its
+    ``len``). ``clock[0]`` counts uses, ``clock[1]`` rows (complete or extended) computed,
+    ``clock[2]`` kernel values computed.
     """
     clock[0] += 1
     s = slot_of[i]
     if s >= 0 and (s_full[s] or (not full and s_gen[s] == gen)):
         stamp[s] = clock[0]
         return s
+    row = data[s] if s >= 0 else data[0]
     if s < 0:
         s = cache_evict_lru(slot_of, row_of, stamp)
-    xi = X[i]
-    yi = y[i]
-    row = data[s]
-    if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
-        if full:
-            for j in range(X.shape[0]):
-                row[j] = yi * y[j] * xi[j]
-        else:
-            for t in range(active_size):
-                j = active[t]
-                row[j] = yi * y[j] * xi[j]
-    elif full:
-        for j in range(X.shape[0]):
-            row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+        row = data[s]
+        row[:] = np.nan
+    if full:
+        m = _fill_row(i, X, sp, y, code, params, active, X.shape[0], False, row)
     else:
-        for t in range(active_size):
-            j = active[t]
-            row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
+        m = _fill_row(i, X, sp, y, code, params, active, active_size, True, row)
     row_of[s] = i
     slot_of[i] = s
     s_full[s] = full
     s_gen[s] = gen
     stamp[s] = clock[0]
-    clock[1] += 1
+    if m > 0:
+        clock[1] += 1
+        clock[2] += m
     return s
 
 
 @nb.njit(cache=True, nogil=True)
-def _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params, data, slot_of,
+def _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params, data, slot_of,
             row_of, stamp, s_full, s_gen, gen, clock):
     """WSS2 (LIBSVM ``select_working_set``); returns ``(i, j, gap)``, ``i = -1`` if optimal."""
     gmax = -np.inf
@@ -130,7 +198,7 @@ def _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params, data,
     if imax < 0:
         return -1, -1, 0.0
     i = imax
-    si = _q_row(i, False, X, y, code, params, active, active_size, data, slot_of, row_of,
+    si = _q_row(i, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                 stamp, s_full, s_gen, gen, clock)
     qi = data[si]
     jmin = -1
@@ -176,7 +244,7 @@ def _be_shrunk(k, gmax1, gmax2, y, G, alpha, C):
 
 
 @nb.njit(cache=True, nogil=True)
-def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params, data,
+def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, data,
                  slot_of, row_of, stamp, s_full, s_gen, gen, clock, inactive_mark):
     """Gradient of the shrunk variables from ``G_bar`` and the free active ones."""
     n = y.shape[0]
@@ -192,7 +260,7 @@ def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params,
     for t in range(active_size):
         i = active[t]
         if _status(alpha[i], C[i]) == _FREE:
-            s = _q_row(i, True, X, y, code, params, active, active_size, data, slot_of,
+            s = _q_row(i, True, X, sp, y, code, params, active, active_size, data, slot_of,
                        row_of, stamp, s_full, s_gen, gen, clock)
             qi = data[s]
             ai = alpha[i]
@@ -202,12 +270,12 @@ def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params,
 
 
 @nb.njit(cache=True, nogil=True)
-def _update_gbar(v, c, a_old, a_new, G_bar, X, y, code, params, active, active_size, data,
+def _update_gbar(v, c, a_old, a_new, G_bar, X, sp, y, code, params, active, active_size, data,
                  slot_of, row_of, stamp, s_full, s_gen, gen, clock):
     was_up = a_old >= c
     if was_up == (a_new >= c):
         return
-    s = _q_row(v, True, X, y, code, params, active, active_size, data, slot_of, row_of,
+    s = _q_row(v, True, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                stamp, s_full, s_gen, gen, clock)
     qv = data[s]
     sign = -c if was_up else c
@@ -216,7 +284,7 @@ def _update_gbar(v, c, a_old, a_new, G_bar, X, y, code, params, active, active_s
 
 
 @nb.njit(cache=True, nogil=True)
-def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots):
+def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots):
     n = X.shape[0]
     data = np.empty((n_slots, n))
     slot_of = -np.ones(n, dtype=np.int64)
@@ -224,7 +292,7 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
     stamp = -np.ones(n_slots, dtype=np.int64)
     s_full = np.zeros(n_slots, dtype=np.bool_)
     s_gen = -np.ones(n_slots, dtype=np.int64)
-    clock = np.zeros(2, dtype=np.int64)
+    clock = np.zeros(3, dtype=np.int64)
     inactive_mark = np.zeros(n, dtype=np.bool_)
     gen = 0
     QD = np.empty(n)
@@ -240,7 +308,7 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
     G_bar = np.zeros(n)
     for i in range(n):
         if alpha[i] > 0.0:
-            s = _q_row(i, True, X, y, code, params, active, active_size, data, slot_of, row_of,
+            s = _q_row(i, True, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                        stamp, s_full, s_gen, gen, clock)
             qi = data[s]
             ai = alpha[i]
@@ -277,7 +345,7 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
                             g1 = G[k]
                 if not unshrink and g1 + g2 <= eps * 10.0:
                     unshrink = True
-                    _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code,
+                    _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code,
                                  params, data, slot_of, row_of, stamp, s_full, s_gen, gen,
                                  clock, inactive_mark)
                     active_size = n
@@ -293,21 +361,21 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
                         active[active_size] = tmp
                     else:
                         t += 1
-        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params,
+        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params,
                             data, slot_of, row_of, stamp, s_full, s_gen, gen, clock)
         if i < 0:
             if active_size == n:
                 converged = True
                 break
             # optimal on the active set: rebuild the whole gradient, check everything
-            _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params,
+            _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params,
                          data, slot_of, row_of, stamp, s_full, s_gen, gen, clock,
                          inactive_mark)
             active_size = n
             for k in range(n):
                 active[k] = k
             gen += 1
-            i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, code,
+            i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code,
                                 params, data, slot_of, row_of, stamp, s_full, s_gen, gen,
                                 clock)
             if i < 0:
@@ -316,9 +384,9 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
             counter = 1  # shrink again at the next iteration
         it += 1
         # ---- two-variable update (LIBSVM Solver::Solve)
-        si = _q_row(i, False, X, y, code, params, active, active_size, data, slot_of, row_of,
+        si = _q_row(i, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                     stamp, s_full, s_gen, gen, clock)
-        sj = _q_row(j, False, X, y, code, params, active, active_size, data, slot_of, row_of,
+        sj = _q_row(j, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
                     stamp, s_full, s_gen, gen, clock)
         qi = data[si]
         qj = data[sj]
@@ -380,19 +448,19 @@ def _smo_core(X, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots
             k = active[t]
             G[k] += qi[k] * dai + qj[k] * daj
         # G_bar follows the variables that enter or leave their upper bound (full rows)
-        _update_gbar(i, ci, ai_old, ai, G_bar, X, y, code, params, active, active_size, data,
+        _update_gbar(i, ci, ai_old, ai, G_bar, X, sp, y, code, params, active, active_size, data,
                      slot_of, row_of, stamp, s_full, s_gen, gen, clock)
-        _update_gbar(j, cj, aj_old, aj, G_bar, X, y, code, params, active, active_size, data,
+        _update_gbar(j, cj, aj_old, aj, G_bar, X, sp, y, code, params, active, active_size, data,
                      slot_of, row_of, stamp, s_full, s_gen, gen, clock)
     if not converged:
-        _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, code, params, data,
+        _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, data,
                      slot_of, row_of, stamp, s_full, s_gen, gen, clock, inactive_mark)
         active_size = n
         for k in range(n):
             active[k] = k
-        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, code, params,
+        i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params,
                             data, slot_of, row_of, stamp, s_full, s_gen, gen + 1, clock)
-    return G, it, converged, max(gap, 0.0), clock[1]
+    return G, it, converged, max(gap, 0.0), clock[1], clock[2]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -439,6 +507,294 @@ def _decision(X, Xs, coef, rho, code, params):
     return out
 
 
+# --------------------------------------------------------------------------- label kernels
+# WellSVM's inner problems (Li, Tsang, Kwok and Zhou, JMLR 2013, Eqs. (15)-(17) and the
+# mu-SVM of Assumption 1): SVM duals on Q = K o M + diag(d), M = sum_t mu_t z_t z_t'.
+# Rows of Q are built from cached rows of K (a KernelRowCache, kept across calls while mu
+# and the label vectors change) and the label vectors; Q itself is never stored.
+@nb.njit(cache=True, nogil=True)
+def _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, cols, ncols,
+            out, coef):
+    """``out[j] = K_ij M_ij`` for ``j`` in ``cols[:ncols]`` (without the diagonal ``d``)."""
+    s = cache_get_row(i, R, R, code, params, data, slot_of, row_of, stamp, clock)
+    krow = data[s]
+    T = Z.shape[1]
+    for t in range(T):
+        coef[t] = mu[t] * Z[i, t]
+    if T == 1:
+        c0 = coef[0]
+        for u in range(ncols):
+            j = cols[u]
+            out[j] = krow[j] * (c0 * Z[j, 0])
+    else:
+        for u in range(ncols):
+            j = cols[u]
+            m = 0.0
+            for t in range(T):
+                m += coef[t] * Z[j, t]
+            out[j] = krow[j] * m
+
+
+@nb.njit(cache=True, nogil=True)
+def _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
+                 cols, ncols, G, qrow, coef):
+    """``G[j] = p_j + d_j a_j + sum_i a_i K_ij M_ij`` for ``j`` in ``cols[:ncols]``."""
+    n = alpha.shape[0]
+    for u in range(ncols):
+        j = cols[u]
+        G[j] = p[j] + d[j] * alpha[j]
+    for i in range(n):
+        ai = alpha[i]
+        if ai != 0.0:
+            _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, cols,
+                    ncols, qrow, coef)
+            for u in range(ncols):
+                j = cols[u]
+                G[j] += ai * qrow[j]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _box_violation(g, a, c):
+    """Projected-gradient violation of coordinate ``a`` in ``[0, c]``."""
+    if a <= 0.0:
+        return -g if g < 0.0 else 0.0
+    if a >= c:
+        return g if g > 0.0 else 0.0
+    return abs(g)
+
+
+@nb.njit(cache=True, nogil=True)
+def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, C, alpha,
+                 QD, eps, max_iter, shrinking):
+    """Greedy coordinate descent on ``min 1/2 a'Qa - 1'a, 0 <= a <= C`` (no equality).
+
+    Each iteration takes the coordinate of largest decrease of the objective by an exact
+    one-dimensional Newton step clipped to the box (among the coordinates that violate the
+    optimality conditions), then updates the gradient with one row of ``Q``. Stops when the
+    largest projected-gradient violation is ``<= eps``. Shrinking: every ``min(n, 1000)``
+    iterations the coordinates at a bound whose gradient pushes outwards by more than the
+    current largest violation are set aside; their gradient is rebuilt from ``a`` before the
+    final check on all coordinates.
+    """
+    n = alpha.shape[0]
+    p = -np.ones(n)
+    G = np.empty(n)
+    qrow = np.zeros(n)
+    coef = np.empty(Z.shape[1])
+    active = np.arange(n)
+    active_size = n
+    _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
+                 active, n, G, qrow, coef)
+    inactive = np.zeros(n, dtype=np.int64)
+    it = 0
+    counter = min(n, 1000)
+    viol = np.inf
+    converged = False
+    while True:
+        # ---- select: largest one-dimensional gain among violating coordinates
+        best = -1
+        best_gain = -1.0
+        best_step = 0.0
+        viol = 0.0
+        for u in range(active_size):
+            k = active[u]
+            g = G[k]
+            a = alpha[k]
+            v = _box_violation(g, a, C[k])
+            if v > viol:
+                viol = v
+            if v <= 0.0:
+                continue
+            q = QD[k]
+            if q > 0.0:
+                s = a - g / q
+                if s < 0.0:
+                    s = 0.0
+                elif s > C[k]:
+                    s = C[k]
+                s -= a
+            else:  # the objective is linear along this coordinate: go to the bound
+                s = C[k] - a if g < 0.0 else -a
+            gain = -(g * s + 0.5 * q * s * s)
+            if gain > best_gain:
+                best_gain = gain
+                best = k
+                best_step = s
+        if viol <= eps or best < 0:
+            if active_size == n:
+                converged = viol <= eps
+                break
+            # optimal on the active set: rebuild the gradient of the others, check them all
+            m = 0
+            mark = np.ones(n, dtype=np.bool_)
+            for u in range(active_size):
+                mark[active[u]] = False
+            for k in range(n):
+                if mark[k]:
+                    inactive[m] = k
+                    m += 1
+            _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p,
+                         alpha, inactive, m, G, qrow, coef)
+            active_size = n
+            for k in range(n):
+                active[k] = k
+            counter = min(n, 1000)
+            continue
+        if it >= max_iter:
+            break
+        it += 1
+        i = best
+        a_old = alpha[i]
+        a_new = a_old + best_step
+        if a_new < 0.0:
+            a_new = 0.0
+        elif a_new > C[i]:
+            a_new = C[i]
+        alpha[i] = a_new
+        s = a_new - a_old
+        _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, active,
+                active_size, qrow, coef)
+        qrow[i] += d[i]
+        for u in range(active_size):
+            k = active[u]
+            G[k] += s * qrow[k]
+        if shrinking:
+            counter -= 1
+            if counter == 0:
+                counter = min(n, 1000)
+                u = 0
+                while u < active_size:
+                    k = active[u]
+                    a = alpha[k]
+                    if (a <= 0.0 and G[k] > viol) or (a >= C[k] and G[k] < -viol):
+                        active_size -= 1
+                        active[u] = active[active_size]
+                        active[active_size] = k
+                    else:
+                        u += 1
+    if not converged and active_size < n:
+        m = 0
+        mark = np.ones(n, dtype=np.bool_)
+        for u in range(active_size):
+            mark[active[u]] = False
+        for k in range(n):
+            if mark[k]:
+                inactive[m] = k
+                m += 1
+        _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p,
+                     alpha, inactive, m, G, qrow, coef)
+    viol = 0.0
+    for k in range(n):
+        v = _box_violation(G[k], alpha[k], C[k])
+        if v > viol:
+            viol = v
+    return G, it, viol <= eps, viol
+
+
+@nb.njit(cache=True, nogil=True)
+def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, C,
+                     alpha, QD, eps, max_iter):
+    """Pair SMO (WSS2 with every sign +1) on ``min 1/2 a'Qa, 1'a = 1, 0 <= a <= C``."""
+    n = alpha.shape[0]
+    p = np.zeros(n)
+    G = np.empty(n)
+    qi = np.zeros(n)
+    qj = np.zeros(n)
+    coef = np.empty(Z.shape[1])
+    allc = np.arange(n)
+    _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
+                 allc, n, G, qi, coef)
+    it = 0
+    gap = np.inf
+    converged = False
+    while True:
+        # ---- WSS2: i maximises -G over I_up = {a < C}; j over I_low = {a > 0}
+        gmax = -np.inf
+        i = -1
+        for k in range(n):
+            if alpha[k] < C[k] and -G[k] >= gmax:
+                gmax = -G[k]
+                i = k
+        gmax2 = -np.inf
+        j = -1
+        if i >= 0:
+            _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc, n,
+                    qi, coef)
+            qi[i] += d[i]
+            obj_min = np.inf
+            for k in range(n):
+                if alpha[k] > 0.0:
+                    if G[k] >= gmax2:
+                        gmax2 = G[k]
+                    diff = gmax + G[k]
+                    if diff > 0.0:
+                        quad = QD[i] + QD[k] - 2.0 * qi[k]
+                        o = -(diff * diff) / (quad if quad > 0.0 else _TAU)
+                        if o <= obj_min:
+                            obj_min = o
+                            j = k
+        gap = gmax + gmax2
+        if gap < eps or j < 0:
+            converged = gap < eps
+            break
+        if it >= max_iter:
+            break
+        it += 1
+        _lk_row(j, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc, n, qj,
+                coef)
+        qj[j] += d[j]
+        ci = C[i]
+        cj = C[j]
+        ai_old = alpha[i]
+        aj_old = alpha[j]
+        quad = QD[i] + QD[j] - 2.0 * qi[j]
+        if quad <= 0.0:
+            quad = _TAU
+        delta = (G[i] - G[j]) / quad
+        tot = ai_old + aj_old
+        ai = ai_old - delta
+        aj = aj_old + delta
+        if tot > ci:
+            if ai > ci:
+                ai = ci
+                aj = tot - ci
+        elif aj < 0.0:
+            aj = 0.0
+            ai = tot
+        if tot > cj:
+            if aj > cj:
+                aj = cj
+                ai = tot - cj
+        elif ai < 0.0:
+            ai = 0.0
+            aj = tot
+        alpha[i] = ai
+        alpha[j] = aj
+        dai = ai - ai_old
+        daj = aj - aj_old
+        for k in range(n):
+            G[k] += qi[k] * dai + qj[k] * daj
+    return G, it, converged, max(gap, 0.0)
+
+
+@nb.njit(cache=True, nogil=True)
+def _lk_quadratic(R, code, params, data, slot_of, row_of, stamp, clock, Z, alpha):
+    """``out[t] = (a o z_t)' K (a o z_t)`` from the rows of the support (``a_i != 0``)."""
+    n, T = Z.shape
+    sv = np.flatnonzero(alpha != 0.0)
+    out = np.zeros(T)
+    for u in range(sv.shape[0]):
+        i = sv[u]
+        krow = data[cache_get_row(i, R, R, code, params, data, slot_of, row_of, stamp, clock)]
+        for t in range(T):
+            acc = 0.0
+            for w in range(sv.shape[0]):
+                j = sv[w]
+                acc += krow[j] * alpha[j] * Z[j, t]
+            out[t] += alpha[i] * Z[i, t] * acc
+    return out
+
+
 # --------------------------------------------------------------------------- public API
 @dataclass(repr=False)
 class SMOResult:
@@ -461,7 +817,9 @@ class SMOResult:
     converged : bool
         ``kkt_violation <= eps`` before ``max_iter``.
     kernel_rows_computed : int
-        Rows (full or over the active set) computed by the row cache.
+        Rows computed by the row cache (complete, over the active set, or extended to the
+        columns a cached row lacked); ``info["kernel_values_computed"]`` (:func:`smo`)
+        counts the kernel values.
     seconds : float
         Wall time of the numba core.
     info : dict
@@ -486,7 +844,7 @@ class SMOResult:
 
 
 def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinking=True,
-        cache_mb=200.0, max_iter=None) -> SMOResult:
+        cache_mb=200.0, max_iter=None, sparse_rows="auto") -> SMOResult:
     """Solve ``min 1/2 a'Qa + p'a, y'a = y'a0, 0 <= a <= C`` by SMO (LIBSVM's solver).
 
     Parameters
@@ -513,6 +871,12 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
         Budget of the kernel-row cache in MB (at least two rows are kept).
     max_iter : int, optional
         Cap on two-variable updates (default ``max(10_000_000, 100 n)``, as LIBSVM).
+    sparse_rows : bool or "auto"
+        Compute kernel values on the non-zeros of the rows (CSR, as LIBSVM does; the
+        Gaussian kernel then uses the squared norms, ``|x|^2 + |z|^2 - 2 x.z``). ``"auto"``
+        (default): when at most a fifth of ``X``'s entries are non-zero. Kernel values may
+        differ from the dense ones by rounding (not on 0/1 data with the linear or the
+        Gaussian kernel, where both are exact).
 
     Warns
     -----
@@ -541,10 +905,11 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
     max_iter = max(10_000_000, 100 * n) if max_iter is None else check_int(
         max_iter, "max_iter", minimum=1)
     n_slots = int(max(2, min(n, cache_mb * 2**20 // (8 * n))))
+    sp = _sparse_rows(X, k, sparse_rows)
     t0 = time.perf_counter()
-    G, it, converged, gap, rows = _smo_core(X, np.ascontiguousarray(y, dtype=np.float64), pv,
-                                            Cv, a, k.code, k.params, eps, max_iter,
-                                            bool(shrinking), n_slots)
+    yv = np.ascontiguousarray(y, dtype=np.float64)
+    G, it, converged, gap, rows, values = _smo_core(X, sp, yv, pv, Cv, a, k.code, k.params, eps,
+                                                    max_iter, bool(shrinking), n_slots)
     seconds = time.perf_counter() - t0
     if not converged:
         warn_not_converged("smo", max_iter, gap, tol_param="eps")
@@ -553,7 +918,25 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
                      n_iter=int(it), kkt_violation=float(gap), converged=bool(converged),
                      kernel_rows_computed=int(rows), seconds=seconds,
                      info={"kernel": k, "shrinking": bool(shrinking), "eps": eps,
-                           "cache_slots": n_slots})
+                           "cache_slots": n_slots, "kernel_values_computed": int(values),
+                           "sparse_rows": bool(sp[0])})
+
+
+def _sparse_rows(X, k: Kernel, sparse_rows):
+    """The ``sp`` tuple of :func:`_k_ij`: CSR arrays when sparse rows are used, else empty."""
+    if sparse_rows not in (True, False, "auto"):
+        raise ValueError(f"sparse_rows must be True, False or 'auto', got {sparse_rows!r}.")
+    nz = X != 0.0
+    use = k.code != PRECOMPUTED and (sparse_rows is True or (
+        sparse_rows == "auto" and nz.mean() <= 0.2))
+    if not use:
+        e = np.zeros(1, dtype=np.int64)
+        return (False, e, e, np.zeros(1), np.zeros(1), np.zeros(1))
+    indptr = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int64)
+    rows, cols = np.nonzero(nz)
+    vals = np.ascontiguousarray(X[rows, cols])
+    sq = np.einsum("ij,ij->i", X, X)
+    return (True, indptr, cols.astype(np.int64), vals, sq, np.zeros(X.shape[1]))
 
 
 def _check_points(X, k: Kernel, name: str = "X"):
@@ -596,3 +979,231 @@ def smo_decision_function(result: SMOResult, X_train, y, X, kernel=None) -> np.n
     return _decision(X, np.ascontiguousarray(X_train[sv]), coef, result.rho, k.code,
                      k.params)
 
+
+
+# --------------------------------------------------------------------------- label kernels
+def _label_matrix(labels, n=None, name="labels"):
+    """Label vectors ``z_t`` as an ``(n, T)`` float array (from ``(T, n)`` or ``(n,)``)."""
+    L = np.asarray(labels, dtype=np.float64)
+    if L.ndim == 1:
+        L = L[None, :]
+    if L.ndim != 2 or L.shape[0] < 1:
+        raise ValueError(f"{name} must be a (T, n) array of +1/-1 label vectors, got shape "
+                         f"{np.shape(labels)}.")
+    if n is not None and L.shape[1] != n:
+        raise ValueError(f"{name} must have n={n} columns (one per point), got shape "
+                         f"{L.shape}.")
+    if not np.all((L == 1.0) | (L == -1.0)):
+        raise ValueError(f"{name} must contain only +1 and -1.")
+    return np.ascontiguousarray(L.T)
+
+
+def _resolve_cache(X, kernel, cache, cache_mb) -> KernelRowCache:
+    """The row cache of ``K = k(X, X)``: the given one (checked against ``X``) or a new one."""
+    if cache is None:
+        k = make_kernel_or_precomputed(kernel)
+        X = _check_points(X, k)
+        return KernelRowCache(X, kernel=k, cache_mb=check_positive(cache_mb, "cache_mb"))
+    if not isinstance(cache, KernelRowCache):
+        raise TypeError(f"cache must be a KernelRowCache, got {type(cache).__name__}.")
+    if cache.C is not cache.R:
+        raise ValueError("cache must hold rows of the square kernel matrix k(X, X) "
+                         "(a KernelRowCache built without C).")
+    if X is not None and X is not cache.R:
+        Xc = np.asarray(X)
+        if Xc.shape != cache.R.shape or not np.array_equal(Xc, cache.R):
+            raise ValueError("cache was built on other points than X; build a "
+                             "KernelRowCache(X, kernel=...) for these X, or pass X=None.")
+    if kernel is not None and make_kernel_or_precomputed(kernel) != cache.kernel:
+        raise ValueError(f"kernel {kernel!r} differs from the cache's kernel "
+                         f"{cache.kernel!r}.")
+    return cache
+
+
+def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", diag=None,
+                      alpha0=None, eps=1e-3, shrinking=True, cache=None, cache_mb=200.0,
+                      max_iter=None) -> SMOResult:
+    """SVM dual on a label kernel ``Q = K o M + diag(d)``, ``M = sum_t mu_t z_t z_t'``.
+
+    The inner problems of WellSVM (Li, Tsang, Kwok and Zhou, JMLR 2013): with the label
+    vectors ``z_t`` of the working set and their weights ``mu`` (Eq. (15), the multiple
+    label-kernel learning step, Eq. (17)), one of
+
+    * ``problem="box"``: ``min 1/2 a'Qa - 1'a`` s.t. ``0 <= a_i <= C_i``, the dual of the
+      hinge-loss SVM *without offset* (no equality constraint; Assumption 1, first row),
+      solved by greedy coordinate descent (exact one-dimensional steps clipped to the box,
+      the coordinate of largest gain first), stopping when the largest projected-gradient
+      violation is ``<= eps``;
+    * ``problem="simplex"``: ``min 1/2 a'Qa`` s.t. ``a >= 0, 1'a = 1`` (and ``a_i <= C_i``;
+      the default ``C = 1`` is inactive), the mu-SVM of Assumption 1 with ``d_i = 1/c_i``
+      (the authors' code solves it with LIBSVM's one-class SVM, nu = 1/n), solved by the pair
+      SMO of :func:`smo` with every sign +1 (WSS2; stop when ``m(a) - M(a) <= eps``).
+
+    Rows of ``Q`` are built from rows of ``K`` and the label vectors; ``Q`` is never formed.
+    The rows of ``K`` come from ``cache`` (a :class:`~weaklabel.kernels.KernelRowCache`),
+    which survives changes of ``mu``, ``labels`` and ``diag``: pass the same cache to every
+    call on the same ``X`` (WellSVM calls this many times), together with the previous
+    ``alpha`` as ``alpha0``.
+
+    Parameters
+    ----------
+    X : array (n, d), or (n, n) with ``kernel="precomputed"``; may be None if ``cache``
+        Training points (or the Gram matrix).
+    labels : array (T, n) of +1 / -1
+        The label vectors ``z_t`` (a single vector of shape (n,) means ``T = 1``).
+    mu : array (T,) or float
+        Weights ``mu_t >= 0`` (not all zero unless ``diag`` is positive for ``simplex``).
+    C : float or array (n,)
+        Upper bounds ``C_i > 0`` (``inf`` allowed for ``simplex``).
+    kernel : str or Kernel
+        As :func:`smo` (``"precomputed"`` accepted); ignored when ``cache`` is given
+        (the cache's kernel is used).
+    problem : {"box", "simplex"}
+    diag : array (n,) or float, optional
+        The diagonal ``d >= 0`` added to ``Q`` (default 0).
+    alpha0 : array (n,), optional
+        A feasible start (warm start). Default: 0 for ``box``; for ``simplex`` the vertex
+        ``e_i`` of the smallest ``Q_ii`` (as LIBSVM's one-class start with nu = 1/n; when
+        ``C_i < 1`` the mass is spread over the next smallest ``Q_ii``).
+    eps : float
+        Stopping tolerance (see above).
+    shrinking : bool
+        Shrinking heuristic of the ``box`` solver (coordinates held at a bound are set
+        aside and checked again at the end); the ``simplex`` solver does not shrink.
+    cache : KernelRowCache, optional
+        Row cache of ``K = k(X, X)``; default a new one of ``cache_mb`` MB.
+    cache_mb : float
+        Budget of a new cache (ignored when ``cache`` is given).
+    max_iter : int, optional
+        Cap on updates (default ``max(10_000_000, 100 n)``).
+
+    Returns
+    -------
+    SMOResult
+        ``rho`` is 0 for ``box`` and the multiplier of ``1'a = 1`` for ``simplex``
+        (``G_i = rho`` on the free ``a_i``); ``objective`` is ``1/2 a'Qa - 1'a`` or
+        ``1/2 a'Qa``; ``kernel_rows_computed`` counts the rows of ``K`` computed in this
+        call; ``info`` holds ``problem``, ``kernel``, ``eps``, ``shrinking`` and ``cache``.
+    """
+    check_choice(problem, "problem", {"box", "simplex"})
+    cache = _resolve_cache(X, kernel if cache is None else None, cache, cache_mb)
+    n = cache.R.shape[0]
+    if n < 1:
+        raise ValueError("X must have at least one row.")
+    Z = _label_matrix(labels, n)
+    T = Z.shape[1]
+    if np.ndim(mu) == 0:
+        mu = np.full(T, float(mu))
+    muv = check_vector(mu, "mu", n=T)
+    if np.any(muv < 0):
+        raise ValueError("mu must contain values >= 0.")
+    if np.ndim(C) == 0:
+        c0 = float(C)
+        if not (c0 > 0) or (np.isinf(c0) and problem == "box") or np.isnan(c0):
+            raise ValueError(f"C must be > 0 (finite for problem='box'), got {C}.")
+        Cv = np.full(n, c0)
+    else:
+        Cv = np.asarray(C, dtype=np.float64).ravel()
+        if Cv.shape[0] != n or np.any(np.isnan(Cv)) or np.any(Cv <= 0) or (
+                problem == "box" and not np.all(np.isfinite(Cv))):
+            raise ValueError(f"C must be a float or an array of n={n} values > 0 (finite for "
+                             "problem='box').")
+        Cv = np.ascontiguousarray(Cv)
+    if diag is None:
+        d = np.zeros(n)
+    elif np.ndim(diag) == 0:
+        d = np.full(n, check_positive(diag, "diag", allow_zero=True))
+    else:
+        d = check_vector(diag, "diag", n=n)
+        if np.any(d < 0):
+            raise ValueError("diag must contain values >= 0.")
+    eps = check_positive(eps, "eps")
+    max_iter = max(10_000_000, 100 * n) if max_iter is None else check_int(
+        max_iter, "max_iter", minimum=1)
+    k = cache.kernel
+    if k.code == PRECOMPUTED:
+        kd = np.ascontiguousarray(np.diag(cache.R))
+    else:
+        kd = np.array([kernel_value(cache.R[i], cache.R[i], k.code, k.params)
+                       for i in range(n)]) if k.code != LINEAR else np.einsum(
+                           "ij,ij->i", cache.R, cache.R)
+    QD = kd * muv.sum() + d  # M_ii = sum_t mu_t z_ti^2 = sum_t mu_t
+    if alpha0 is not None:
+        a = check_vector(alpha0, "alpha0", n=n).copy()
+        if np.any(a < 0) or np.any(a > Cv):
+            raise ValueError("alpha0 must satisfy 0 <= alpha0 <= C (a feasible start).")
+        if problem == "simplex" and abs(a.sum() - 1.0) > 1e-12 * n:
+            raise ValueError(f"alpha0 must sum to 1 for problem='simplex', sums to "
+                             f"{a.sum():.6g}.")
+    elif problem == "box":
+        a = np.zeros(n)
+    else:
+        if Cv.sum() < 1.0:
+            raise ValueError("problem='simplex' is infeasible: sum(C) < 1.")
+        a = np.zeros(n)
+        rest = 1.0
+        for i in np.argsort(QD, kind="stable"):
+            a[i] = min(Cv[i], rest)
+            rest -= a[i]
+            if rest <= 0.0:
+                break
+    rows0 = cache.misses
+    args = (cache.R, k.code, k.params, cache.data, cache.slot_of, cache.row_of, cache.stamp,
+            cache.clock, Z, np.ascontiguousarray(muv), d, Cv, a, QD, eps, max_iter)
+    t0 = time.perf_counter()
+    if problem == "box":
+        G, it, converged, viol = _lk_box_core(*args, bool(shrinking))
+        rho = 0.0
+        objective = float(0.5 * a @ (G - 1.0))
+    else:
+        G, it, converged, viol = _lk_simplex_core(*args)
+        rho = float(_rho(np.ones(n), G, a, Cv))
+        objective = float(0.5 * a @ G)
+    seconds = time.perf_counter() - t0
+    if not converged:
+        warn_not_converged("label_kernel_dual", max_iter, viol, tol_param="eps")
+    return SMOResult(alpha=a, gradient=G, rho=rho, objective=objective, n_iter=int(it),
+                     kkt_violation=float(viol), converged=bool(converged),
+                     kernel_rows_computed=int(cache.misses - rows0), seconds=seconds,
+                     info={"problem": problem, "kernel": k, "eps": eps,
+                           "shrinking": bool(shrinking) and problem == "box",
+                           "cache": cache, "cache_slots": cache.n_slots})
+
+
+def label_kernel_quadratic(cache: KernelRowCache, labels, alpha) -> np.ndarray:
+    """``q_t = a'(K o z_t z_t')a = (a o z_t)' K (a o z_t)`` for every label vector ``z_t``.
+
+    The quantity of WellSVM's weight update ``mu_t <- mu_t sqrt(q_t)`` normalised (Li et
+    al. 2013, Section 4.1.2, from ``||w_t|| = mu_t sqrt(q_t)``). Uses only the cached rows of
+    the support ``a_i != 0``.
+    """
+    if not isinstance(cache, KernelRowCache):
+        raise TypeError(f"cache must be a KernelRowCache, got {type(cache).__name__}.")
+    n = cache.R.shape[0]
+    Z = _label_matrix(labels, n)
+    a = check_vector(alpha, "alpha", n=n)
+    k = cache.kernel
+    return _lk_quadratic(cache.R, k.code, k.params, cache.data, cache.slot_of, cache.row_of,
+                         cache.stamp, cache.clock, Z, a)
+
+
+def label_kernel_decision_function(result: SMOResult, labels, mu, X_train, X,
+                                   kernel=None) -> np.ndarray:
+    """``f(x) = sum_i a_i (sum_t mu_t z_ti) k(x_i, x)`` (no offset; Li et al. 2013, the
+    prediction of the multiple label-kernel SVM). With a precomputed kernel ``X`` is the
+    (m, n) block ``k(x, x_i)``."""
+    k = make_kernel_or_precomputed(result.info["kernel"] if kernel is None else kernel)
+    X_train = check_matrix(X_train, "X_train")
+    n = X_train.shape[0]
+    Z = _label_matrix(labels, n)
+    muv = check_vector(np.full(Z.shape[1], float(mu)) if np.ndim(mu) == 0 else mu, "mu",
+                       n=Z.shape[1])
+    coef = result.alpha * (Z @ muv)
+    sv = np.flatnonzero(coef != 0)
+    if k.code == PRECOMPUTED:
+        X = check_matrix(X, "X", min_rows=0, n_features=n)
+        return X[:, sv] @ coef[sv]
+    X = check_matrix(X, "X", min_rows=0, n_features=X_train.shape[1])
+    if k.code == LINEAR:
+        return X @ (X_train[sv].T @ coef[sv])
+    return _decision(X, np.ascontiguousarray(X_train[sv]), coef[sv], 0.0, k.code, k.params)
