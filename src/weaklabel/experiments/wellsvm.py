@@ -23,15 +23,18 @@ or too costly for a laptop, ours (every value in ``params.yaml``, section ``well
 - **Split**: per repetition a stratified 75/25 split (seed ``seed + rep``); the labelled
   set is a stratified ``label_pct`` % of the training part (at least ``min_per_class``
   per class), nested across the three percentages within a repetition.
-- **Hyperparameters**: ``C1 = 1``; ``(kernel, C2)`` chosen per (data set, repetition,
-  percentage, method) by ``n_folds``-fold cross-validated accuracy on the labelled
-  training points (folds stratified; each fold trains on the other labelled points plus
-  every unlabelled one), over the grid ``kernels`` x ``C2`` of ``params.yaml`` (a subset
-  of the paper's 42 settings, declared for cost); ties go to the first setting in grid
-  order. With fewer than ``n_folds`` labelled points in a class the folds shrink to that
-  count, and below 2 the declared default ``default_setting`` is used. Sets whose training
-  part exceeds ``select_max_train`` use ``default_setting`` without selection (cost;
-  declared, and flagged ``selected = False`` in ``raw.csv``).
+- **Hyperparameters**: ``C1 = 1``; ``(kernel, C2)`` chosen per (data set, percentage,
+  method) by ``n_folds``-fold cross-validated accuracy on the labelled training points of
+  the first ``select_reps`` repetitions (folds stratified; each fold trains on the other
+  labelled points plus every unlabelled one; the accuracies of those repetitions are
+  averaged), over the grid ``kernels`` x ``C2`` of ``params.yaml`` (a subset of the
+  paper's 42 settings), and used in every repetition: selecting in every repetition, as
+  the paper presumably does, costs ``n_reps / select_reps`` times more (declared for cost).
+  Ties go to the first setting in grid order. With fewer than ``n_folds`` labelled
+  points in a class the folds shrink to that count, and below 2 the declared default
+  ``default_setting`` is used. Sets whose training part exceeds ``select_max_train`` use
+  ``default_setting`` without selection (cost; declared, and flagged ``selected = False``
+  in ``raw.csv``).
 - **Repetitions**: ``n_reps`` (the paper: 30).
 - **Methods**: SVM (labelled points only, with bias), TSVM (Joachims 1999), LapSVM
   (Belkin et al. 2006), USVM (CCCP-TSVM, Collobert et al. 2006) and WellSVM
@@ -74,7 +77,7 @@ FIG2_SETS = ("Haberman", "Spectf", "Australian", "German", "Sick")
 
 DEFAULTS = {
     "seed": 0, "datasets": [d[0] for d in DATASETS], "label_pcts": [5, 10, 15],
-    "n_reps": 10, "min_per_class": 1, "n_folds": 3,
+    "n_reps": 10, "select_reps": 1, "min_per_class": 1, "n_folds": 3,
     # a kernel is "linear" or a multiple of sqrt(gamma) for the Gaussian width
     "kernels": ["linear", 1.0], "C2": [0.01, 0.1, 1.0], "C1": 1.0,
     "default_setting": {"kernel": 1.0, "C2": 0.1}, "select_max_train": 2000,
@@ -167,7 +170,7 @@ def make_estimator(method: str, kernel, C2: float, gamma: float, cfg: dict, seed
         kp = {"kernel": "gaussian", "sigma": float(kernel) * float(np.sqrt(gamma))}
     C1 = float(cfg["C1"])
     if method == "SVM":
-        return LabelledSVM(C=C1, **kp)
+        return LabelledSVM(C1=C1, **kp)
     if method == "TSVM":
         return TSVM(C1=C1, C2=C2, **kp)
     if method == "USVM":
@@ -196,74 +199,94 @@ def _fit_predict(method, setting, X, y_semi, Xeval, gamma, cfg, seed):
     return est, est.predict(Xeval), sec
 
 
-def select_setting(method, X, y, lab, gamma, cfg, rng):
-    """``(setting, selected, cv_accuracy)``: the grid setting of best ``n_folds``-fold CV
-    accuracy on the labelled points ``lab`` (each fold trains on the other labelled points
-    and every unlabelled point of ``X``)."""
+def _cv_accuracy(method, setting, X, y, lab, gamma, cfg, k, seed):
+    """``k``-fold CV accuracy on the labelled points ``lab`` (each fold trains on the other
+    labelled points and every unlabelled point of ``X``)."""
     from sklearn.model_selection import StratifiedKFold
 
-    default = (cfg["default_setting"]["kernel"], float(cfg["default_setting"]["C2"]))
-    grid = _grid(method, cfg)
-    counts = np.bincount(y[lab], minlength=2)
-    k = int(min(int(cfg["n_folds"]), counts.min()))
-    if len(grid) == 1 or k < 2 or X.shape[0] > int(cfg["select_max_train"]):
-        return default if method != "SVM" else grid[0], False, float("nan")
-    skf = StratifiedKFold(k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
-    best, best_acc = None, -1.0
-    for setting in grid:
-        accs = []
-        for a, b in skf.split(lab, y[lab]):
-            ys = np.full(X.shape[0], -1)
-            ys[lab[a]] = y[lab[a]]
-            try:
-                _, pred, _ = _fit_predict(method, setting, X, ys, X[lab[b]], gamma, cfg, 0)
-                accs.append(np.mean(pred == y[lab[b]]))
-            except ValueError:  # a fold without one of the classes among its labels
-                accs.append(0.0)
-        acc = float(np.mean(accs))
-        if acc > best_acc:
-            best, best_acc = setting, acc
-    return best, True, best_acc
+    skf = StratifiedKFold(k, shuffle=True, random_state=seed)
+    accs = []
+    for a, b in skf.split(lab, y[lab]):
+        ys = np.full(X.shape[0], -1)
+        ys[lab[a]] = y[lab[a]]
+        try:
+            _, pred, _ = _fit_predict(method, setting, X, ys, X[lab[b]], gamma, cfg, 0)
+            accs.append(np.mean(pred == y[lab[b]]))
+        except ValueError:  # a fold without one of the classes among its labels
+            accs.append(0.0)
+    return float(np.mean(accs))
 
 
-def run_repetition(name: str, rep: int, cfg: dict) -> list[dict]:
-    """Every (percentage, method) of one (data set, repetition): selection, fit, test
-    accuracy, time, iterations. Returns raw rows."""
-    from ..models.exceptions import OneClassPredictionWarning
-
+def _prepared(name: str, rep: int, cfg: dict):
+    """``(Xtr, ytr, Xte, yte, gamma, {pct: labelled positions in the training part})``."""
     X, y = load_dataset(name)
     tr, te, labelled = split(y, rep, cfg)
     Xtr, Xte = preprocess(X[tr], X[te])
-    ytr, yte = y[tr], y[te]
-    gamma = gamma_of(Xtr)
     pos = {v: i for i, v in enumerate(tr)}
-    rng = np.random.default_rng(int(cfg["seed"]) + 7919 * rep + 17)
+    lab = {p: np.array([pos[i] for i in idx]) for p, idx in labelled.items()}
+    return Xtr, y[tr], Xte, y[te], gamma_of(Xtr), lab
+
+
+def select_task(name: str, pct: int, method: str, cfg: dict) -> dict:
+    """The selected ``(kernel, C2)`` of one (data set, percentage, method): the best mean
+    CV accuracy over the first ``select_reps`` repetitions (see the module docstring)."""
+    default = (cfg["default_setting"]["kernel"], float(cfg["default_setting"]["C2"]))
+    grid = _grid(method, cfg)
+    t0 = time.perf_counter()
+    preps = [_prepared(name, r, cfg) for r in range(int(cfg["select_reps"]))]
+    ks = [int(min(int(cfg["n_folds"]), np.bincount(p[1][p[5][pct]], minlength=2).min()))
+          for p in preps]
+    out = {"dataset": name, "label_pct": pct, "method": method}
+    if (len(grid) == 1 or min(ks) < 2
+            or preps[0][0].shape[0] > int(cfg["select_max_train"])):
+        setting = default if method != "SVM" else grid[0]
+        return {**out, "kernel": setting[0], "C2": setting[1], "selected": False,
+                "cv_accuracy": float("nan"), "select_seconds": time.perf_counter() - t0}
+    best, best_acc = None, -1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for setting in grid:
+            acc = float(np.mean([
+                _cv_accuracy(method, setting, p[0], p[1], p[5][pct], p[4], cfg, k,
+                             int(cfg["seed"]) + r)
+                for r, (p, k) in enumerate(zip(preps, ks, strict=True))]))
+            if acc > best_acc:
+                best, best_acc = setting, acc
+    return {**out, "kernel": best[0], "C2": best[1], "selected": True,
+            "cv_accuracy": best_acc, "select_seconds": time.perf_counter() - t0}
+
+
+def run_repetition(name: str, rep: int, cfg: dict, settings: dict) -> list[dict]:
+    """Every (percentage, method) of one (data set, repetition) at the selected settings
+    (``settings[(name, pct, method)]``, rows of :func:`select_task`): fit, test accuracy,
+    time, iterations. Returns raw rows."""
+    from ..models.exceptions import OneClassPredictionWarning
+
+    Xtr, ytr, Xte, yte, gamma, labs = _prepared(name, rep, cfg)
     rows = []
     for pct in sorted(cfg["label_pcts"]):
-        lab = np.array([pos[i] for i in labelled[pct]])
-        ys = np.full(len(tr), -1)
+        lab = labs[pct]
+        ys = np.full(len(ytr), -1)
         ys[lab] = ytr[lab]
         for method in cfg["methods"]:
+            sel = settings[(name, pct, method)]
+            setting = (sel["kernel"], float(sel["C2"]))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                t0 = time.perf_counter()
-                setting, selected, cv_acc = select_setting(method, Xtr, ytr, lab, gamma,
-                                                           cfg, rng)
-                sel_s = time.perf_counter() - t0
                 est, pred, sec = _fit_predict(method, setting, Xtr, ys, Xte, gamma, cfg,
                                               int(cfg["seed"]) + rep)
             conv = [w for w in caught if "ConvergenceWarning" in type(w.message).__name__
                     or "converge" in str(w.message).lower()]
             one = [w for w in caught if isinstance(w.message, OneClassPredictionWarning)]
             rows.append({
-                "dataset": name, "rep": rep, "label_pct": pct, "n_train": len(tr),
-                "n_labelled": len(lab), "n_test": len(te), "method": method,
+                "dataset": name, "rep": rep, "label_pct": pct, "n_train": len(ytr),
+                "n_labelled": len(lab), "n_test": len(yte), "method": method,
                 "kernel": "linear" if setting[0] == "linear" else f"{setting[0]:g} sqrt(gamma)",
                 "sigma": (float("nan") if setting[0] == "linear"
                           else float(setting[0]) * float(np.sqrt(gamma))),
-                "C2": setting[1], "selected": selected, "cv_accuracy": cv_acc,
+                "C2": setting[1], "selected": bool(sel["selected"]),
+                "cv_accuracy": sel["cv_accuracy"],
                 "accuracy": float(np.mean(pred == yte)), "seconds": sec,
-                "select_seconds": sel_s,
                 "n_iter": float(getattr(est, "n_iter_", np.nan)),
                 "converged": bool(getattr(est, "converged_", True)),
                 "warnings_convergence": len(conv), "warnings_one_class": len(one),
@@ -271,18 +294,37 @@ def run_repetition(name: str, rep: int, cfg: dict) -> list[dict]:
     return rows
 
 
-def run(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:
-    """Run every (data set, repetition) through the executor; the raw rows."""
+def run(cfg: dict, *, executor=None, progress: bool = True):
+    """Selection, then every (data set, repetition), through the executor; returns
+    ``(raw rows, selection rows)``."""
     sizes = {d: load_dataset(d)[0].shape[0] for d in cfg["datasets"]}
+    sel_tasks = [(d, p, m) for d in cfg["datasets"] for p in cfg["label_pcts"]
+                 for m in cfg["methods"]]
+    sel_tasks.sort(key=lambda t: -sizes[t[0]])
+    sel = run_tasks(select_task, sel_tasks, executor=executor, kwargs={"cfg": cfg},
+                    desc="WellSVM SSL selection", progress=progress)
+    settings = {(r["dataset"], r["label_pct"], r["method"]): r for r in sel}
     tasks = [(d, rep) for d in cfg["datasets"] for rep in range(int(cfg["n_reps"]))]
     tasks.sort(key=lambda t: -sizes[t[0]])  # largest first for load balance
-    parts = run_tasks(run_repetition, tasks, executor=executor, kwargs={"cfg": cfg},
+    parts = run_tasks(run_repetition, tasks, executor=executor,
+                      kwargs={"cfg": cfg, "settings": settings},
                       desc="WellSVM SSL splits", progress=progress)
     df = pd.DataFrame([r for p in parts for r in p])
     order = {d: i for i, d in enumerate(cfg["datasets"])}
     morder = {m: i for i, m in enumerate(cfg["methods"])}
     return (df.assign(_d=df.dataset.map(order), _m=df.method.map(morder))
             .sort_values(["_d", "rep", "label_pct", "_m"]).drop(columns=["_d", "_m"])
+            .reset_index(drop=True)), _selection_frame(sel, cfg)
+
+
+def _selection_frame(sel, cfg) -> pd.DataFrame:
+    df = pd.DataFrame(sel)
+    order = {d: i for i, d in enumerate(cfg["datasets"])}
+    morder = {m: i for i, m in enumerate(cfg["methods"])}
+    df["kernel"] = ["linear" if k == "linear" else f"{float(k):g} sqrt(gamma)"
+                    for k in df["kernel"]]
+    return (df.assign(_d=df.dataset.map(order), _m=df.method.map(morder))
+            .sort_values(["_d", "label_pct", "_m"]).drop(columns=["_d", "_m"])
             .reset_index(drop=True))
 
 
@@ -605,7 +647,7 @@ def crosscheck(cfg: dict, *, seed: int = 0) -> list[dict]:
         C = np.where(np.arange(n) < n // 4, 1.0, 0.1)
         for problem in ("box", "simplex"):
             diag = 1.0 / C if problem == "simplex" else None
-            cache = KernelRowCache(X, "gaussian", 50.0)
+            cache = KernelRowCache(X, kernel="gaussian", cache_mb=50.0)
             t0 = time.perf_counter()
             m = mlkl(cache, labels, C, problem=problem, diag=diag, tol=1e-7, max_iter=2000,
                      inner_eps=1e-9, X=X, kernel="gaussian")
