@@ -140,7 +140,7 @@ def test_mlkl_matches_cvxpy(problem, T):
     diag = 1.0 / C if problem == "simplex" else None
     ref = mlkl_reference(K, Y, C, problem=problem, diag=diag)
     r = mlkl(KernelRowCache(X, k), Y, C, problem=problem, diag=diag, tol=1e-7,
-             max_iter=5000, inner_eps=1e-9)
+             max_iter=5000, inner_eps=1e-9, change_tol=0.0)
     assert r.converged
     assert abs(r.objective - ref.objective) <= 1e-4 * abs(ref.objective)
     assert r.lower <= ref.objective + 1e-6 * abs(ref.objective) <= r.objective + 2e-6 * abs(
@@ -200,7 +200,8 @@ def test_paper_variant_prop4_and_monotone_objective():
 def test_paper_variant_initial_labels_are_the_thresholded_svm():
     X, y, _ = _ssl_problem(100, 10, seed=2)
     k = make_kernel("gaussian", sigma=gamma_width(X))
-    r = wellsvm(X, y, 1.0, 0.1, k, variant="paper", max_outer=1)
+    with pytest.warns(ConvergenceWarning, match="max_outer=1"):
+        r = wellsvm(X, y, 1.0, 0.1, k, variant="paper", max_outer=1)
     mask = y != 0
     s = svc_dual(X[mask], y[mask], 1.0, k, eps=1e-5)
     f = gram(X, X[mask], k) @ (s.alpha * y[mask]) - s.rho
@@ -340,6 +341,6 @@ def test_rssl_diabetes_split1_reference_variant():
         r = wellsvm(X, y, 1.0, 0.1, k, variant="reference", random_state=0)
     f = wellsvm_decision_function(r, X, d.X[te])
     acc = np.mean(np.where(f >= 0, 1.0, -1.0) == np.where(d.y[te] > 0, 1.0, -1.0))
-    # RSSL / LAMDA MATLAB: 0.7864583 (151 / 192); allow a few test points for the solver
-    # and the random initialisation
-    assert abs(acc - 0.7864583) <= 4 / 192, acc
+    # RSSL / LAMDA MATLAB: 0.7864583 (151 / 192); one test point is allowed for the inner
+    # solver (LIBSVM there) and the random initialisation (a no-op in the R port)
+    assert abs(acc - 0.7864583) <= 1.5 / 192, acc  # measured: 150 / 192 = 0.78125

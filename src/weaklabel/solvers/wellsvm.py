@@ -329,6 +329,9 @@ class MLKLResult:
         ``objective`` after each inner solve.
     inner_iter : int
         Total inner-solver iterations.
+    stop_reason : str
+        ``"gap"``, ``"change"`` (relative decrease below ``change_tol``), ``"single"`` (one
+        label) or ``"max_iter"``.
     """
 
     alpha: np.ndarray
@@ -340,6 +343,7 @@ class MLKLResult:
     converged: bool
     history: list = field(default_factory=list)
     inner_iter: int = 0
+    stop_reason: str = "max_iter"
 
     def __repr__(self) -> str:
         return (f"MLKLResult(T={self.mu.shape[0]}, objective={self.objective:.10g}, "
@@ -355,7 +359,7 @@ def _g_parts(problem, alpha, diag):
 
 def mlkl(cache, labels, C=1.0, *, problem: str = "box", diag=None, mu0=None, alpha0=None,
          tol: float = 1e-3, max_iter: int = 100, inner_eps: float = 1e-4,
-         inner_max_iter=None, X=None, kernel="linear") -> MLKLResult:
+         inner_max_iter=None, X=None, kernel="linear", change_tol=None) -> MLKLResult:
     """Eq. (15) of Li et al. 2013 over a working set, by MKLGL (Xu et al. 2010).
 
     ``min_{mu in simplex} max_a sum_t mu_t G(a, y_t)``: alternate (a) the inner dual with
@@ -366,8 +370,10 @@ def mlkl(cache, labels, C=1.0, *, problem: str = "box", diag=None, mu0=None, alp
 
     Stopping: the certified relative gap ``(J(mu) - min_t G(a, y_t)) / max(|J|, 1e-12) <=
     tol``, where ``J(mu) = max_a sum_t mu_t G(a, y_t)`` is an upper and ``min_t G(a, y_t)``
-    a lower bound of the optimum (Prop. 1: the MLKL optimum equals ``max_a min_t G``), or
-    ``max_iter`` inner solves (the paper reports fewer than 100).
+    a lower bound of the optimum (Prop. 1: the MLKL optimum equals ``max_a min_t G``); or
+    the relative decrease of ``J`` over one iteration below ``change_tol`` (default
+    ``tol / 100``; the gap closes slowly when some ``mu_t`` tend to 0 while ``J`` has
+    converged); or ``max_iter`` inner solves (the paper reports fewer than 100).
 
     Parameters
     ----------
@@ -386,6 +392,14 @@ def mlkl(cache, labels, C=1.0, *, problem: str = "box", diag=None, mu0=None, alp
     inner_max_iter : int, optional
         Iteration cap of each inner solve.
     X, kernel : the data and kernel of ``cache``, forwarded to the inner solver.
+    change_tol : float, optional
+        Relative-decrease stopping rule (see above); 0 disables it.
+
+    Returns
+    -------
+    MLKLResult
+        ``converged`` is True when the gap or the decrease rule stopped the iteration
+        (``info``-free: ``gap`` tells which).
     """
     Y = np.atleast_2d(np.asarray(labels, dtype=np.float64))
     T, n = Y.shape
@@ -399,14 +413,16 @@ def mlkl(cache, labels, C=1.0, *, problem: str = "box", diag=None, mu0=None, alp
         if np.any(mu < 0) or mu.sum() <= 0:
             raise ValueError("mu0 must be >= 0 with a positive sum.")
         mu /= mu.sum()
+    change_tol = tol / 100.0 if change_tol is None else check_positive(
+        change_tol, "change_tol", allow_zero=True)
     dvec = None if diag is None else check_vector(diag, "diag", n=n)
     a = alpha0
     history = []
     inner = 0
     converged = False
+    stop = "max_iter"
     obj = lower = np.inf
-    it = 0
-    for it in range(1, max_iter + 1):
+    for _ in range(max_iter):
         res = label_kernel_dual(X, Y, mu, C, kernel, problem=problem, diag=dvec, alpha0=a,
                                 eps=inner_eps, cache=cache, max_iter=inner_max_iter)
         a = res.alpha
@@ -416,17 +432,23 @@ def mlkl(cache, labels, C=1.0, *, problem: str = "box", diag=None, mu0=None, alp
         q = np.maximum(label_kernel_quadratic(cache, Y, a), 0.0)
         g = _g_parts(problem, a, dvec)
         lower = g - 0.5 * float(q.max())
-        if T == 1 or obj - lower <= tol * max(abs(obj), 1e-12):
-            converged = True
-            break
+        scale = max(abs(obj), 1e-12)
+        if T == 1:
+            converged, stop = True, "single"
+        elif obj - lower <= tol * scale:
+            converged, stop = True, "gap"
+        elif len(history) > 1 and history[-2] - obj < change_tol * scale:
+            converged, stop = True, "change"
         w = mu * np.sqrt(q)
-        if w.sum() <= 0:
+        if converged or w.sum() <= 0:
             converged = True
+            stop = stop if stop != "max_iter" else "gap"
             break
         mu = w / w.sum()
     return MLKLResult(alpha=a, mu=mu, objective=float(obj), lower=float(lower),
-                      gap=float(max(obj - lower, 0.0)), n_iter=it, converged=converged,
-                      history=history, inner_iter=inner)
+                      gap=float(max(obj - lower, 0.0)), n_iter=len(history),
+                      converged=converged,
+                      history=history, inner_iter=inner, stop_reason=stop)
 
 
 # --------------------------------------------------------------------------- WellSVM
@@ -671,8 +693,9 @@ def _run_paper(X, y, mask, kern, cache, Cvec, *, eps, thr, max_outer, mkl_tol, m
             converged, stop = True, "no violated label"
             break
         n_outer += 1
-        T = len(labels)
-        mu0 = np.append(res.mu * T / (T + 1.0), 1.0 / (T + 1.0))
+        # warm start: the new label enters with weight 0.1 (the theta-mixture start of the
+        # authors' code), the old weights scaled by 0.9
+        mu0 = np.append(0.9 * res.mu, 0.1)
         labels.append(vl.y)
         prev = res.objective
         res = mlkl(cache, np.array(labels), Cvec, problem="box", mu0=mu0, alpha0=res.alpha,
