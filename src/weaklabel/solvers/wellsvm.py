@@ -579,7 +579,10 @@ def wellsvm(X, y, C1=1.0, C2=0.1, kernel="linear", *, variant: str = "paper",
         Cap on the outer iterations (default 50 paper / 20 reference).
     mkl_tol, mkl_max_iter : MLKL stopping rule (paper variant).
     inner_eps : float, optional
-        Tolerance of the inner dual (default 1e-5 paper, 1e-3 reference as LIBSVM's).
+        Tolerance of the inner dual (default 1e-5 for both variants). The authors' code
+        calls LIBSVM at its default 1e-3; on the RSSL diabetes split 1 this module gives
+        150 / 192 test points at 1e-3 and 151 / 192 (the published 0.7864583) at 1e-4 and
+        below, i.e. the limit of an exact inner solve.
     random_state : int, Generator or None
         Seeds the random initial labellings of the reference variant.
     n_init_draws : int
@@ -751,7 +754,7 @@ def _ref_ascent(alpha, cache, y_start, oracle):
 def _run_reference(X, y, mask, kern, cache, Cvec, *, max_outer, inner_eps, random_state,
                    n_init_draws, verbose, **_):
     max_outer = 20 if max_outer is None else max_outer
-    inner_eps = 1e-3 if inner_eps is None else inner_eps
+    inner_eps = 1e-5 if inner_eps is None else inner_eps
     n = y.shape[0]
     unl = np.flatnonzero(~mask)
     u = unl.size
