@@ -139,7 +139,7 @@ def test_mlkl_matches_cvxpy(problem, T):
     Y = np.where(rng.random((T, n)) < 0.5, 1.0, -1.0)
     diag = 1.0 / C if problem == "simplex" else None
     ref = mlkl_reference(K, Y, C, problem=problem, diag=diag)
-    r = mlkl(KernelRowCache(X, k), Y, C, problem=problem, diag=diag, tol=1e-7,
+    r = mlkl(KernelRowCache(X, kernel=k), Y, C, problem=problem, diag=diag, tol=1e-7,
              max_iter=5000, inner_eps=1e-9, change_tol=0.0)
     assert r.converged
     assert abs(r.objective - ref.objective) <= 1e-4 * abs(ref.objective)
@@ -152,7 +152,7 @@ def test_mlkl_matches_cvxpy(problem, T):
 def test_violated_label_prop4_and_ascent():
     X, y, _ = _ssl_problem(80, 8, seed=3)
     k = make_kernel("gaussian", sigma=gamma_width(X))
-    cache = KernelRowCache(X, k)
+    cache = KernelRowCache(X, kernel=k)
     mask = y != 0
     n_pos = ssl_n_pos(int((~mask).sum()), y[mask])
     oracle = functools.partial(sort_oracle_ssl, y_l=y[mask], labelled_mask=mask, n_pos=n_pos)

@@ -167,7 +167,7 @@ def make_estimator(method: str, kernel, C2: float, gamma: float, cfg: dict, seed
         kp = {"kernel": "gaussian", "sigma": float(kernel) * float(np.sqrt(gamma))}
     C1 = float(cfg["C1"])
     if method == "SVM":
-        return LabelledSVM(C=C1, **kp)
+        return LabelledSVM(C1=C1, **kp)
     if method == "TSVM":
         return TSVM(C1=C1, C2=C2, **kp)
     if method == "USVM":
@@ -605,7 +605,7 @@ def crosscheck(cfg: dict, *, seed: int = 0) -> list[dict]:
         C = np.where(np.arange(n) < n // 4, 1.0, 0.1)
         for problem in ("box", "simplex"):
             diag = 1.0 / C if problem == "simplex" else None
-            cache = KernelRowCache(X, "gaussian", 50.0)
+            cache = KernelRowCache(X, kernel="gaussian", cache_mb=50.0)
             t0 = time.perf_counter()
             m = mlkl(cache, labels, C, problem=problem, diag=diag, tol=1e-7, max_iter=2000,
                      inner_eps=1e-9, X=X, kernel="gaussian")

@@ -60,7 +60,7 @@ from .._validation import (
     warn_not_converged,
 )
 from ..kernels import gram, make_kernel
-from ._wellsvm_inner_tmp import KernelRowCache, label_kernel_dual, label_kernel_quadratic
+from .smo import KernelRowCache, label_kernel_dual, label_kernel_quadratic
 
 __all__ = ["MLKLResult", "ViolatedLabel", "WellSVMResult", "bag_argmax_oracle",
            "band_oracle", "gamma_width", "mlkl", "sort_oracle_ssl", "ssl_n_pos",
@@ -632,7 +632,7 @@ def wellsvm(X, y, C1=1.0, C2=0.1, kernel="linear", *, variant: str = "paper",
     if inner_eps is not None:
         check_positive(inner_eps, "inner_eps")
     t_k = time.perf_counter()
-    cache = KernelRowCache(X, kern, cache_mb)
+    cache = KernelRowCache(X, kernel=kern, cache_mb=cache_mb)
     seconds_kernel = time.perf_counter() - t_k
     Cvec = np.where(mask, C1, C2)
     run = _run_paper if variant == "paper" else _run_reference
