@@ -229,6 +229,12 @@ def test_both_variants_beat_chance_and_predict_by_the_formula(variant):
         assert np.all(np.diff(r.objective_path) <= 0)  # fval grows by >= 0.1 % per step
         assert r.info["chosen"] in ("svm", "relaxation")
         np.testing.assert_allclose(r.alpha.sum(), 1.0)
+        # every label vector is +-1 (the R port's 0 for non-top entries is not replicated)
+        for Y in (r.labels, r.info["working_set"], r.info["init_labels"][None],
+                  r.info["relaxed_labels"][None]):
+            assert set(np.unique(Y)) == {-1.0, 1.0}
+        npos = ssl_n_pos(int(np.sum(y == 0)), y[y != 0], "reference")
+        assert np.sum(r.labels[0, y == 0] > 0) == npos
 
 
 def test_precomputed_kernel_gives_the_same_fit():
