@@ -459,7 +459,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[dict]:
         t = table(raw, pct)
         s = summary_rows(t).set_index("method")
         best = s.avg_acc.idxmax()
-        net = {m: s.loc[m, "loss"] - s.loc[m, "win"] for m in s.index if m != "SVM"}
+        net = {m: int(s.loc[m, "loss"] - s.loc[m, "win"]) for m in s.index if m != "SVM"}
         out.append({
             "claim": f"{art} ({pct} % labelled): WellSVM has the best average accuracy "
                      f"(paper: {pub_avg[pct]:.3f})",
