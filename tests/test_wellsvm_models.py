@@ -120,3 +120,25 @@ def test_dtypes_and_one_feature_and_not_an_array():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             check_estimators_data_not_an_array("WellSVM", WellSVM(), X, y_ssl, obj_type)
+
+
+def test_bad_input_is_named():
+    """No labelled point, one class labelled, NaN / inf, C <= 0: clear errors."""
+    from weaklabel.models import LapSVM, TSVM, CCCPTSVM, LabelledSVM
+
+    X, y_ssl, _ = _data(60, 10)
+    for Est in (WellSVM, TSVM, CCCPTSVM, LapSVM, LabelledSVM):
+        with pytest.raises(ValueError, match="labelled|class"):
+            Est().fit(X, np.full(len(y_ssl), UNLABELLED))
+        with pytest.raises(ValueError, match="one class only"):
+            Est().fit(X, np.where(y_ssl == 1, UNLABELLED, y_ssl))
+        for bad in (np.nan, np.inf):
+            Xb = X.copy()
+            Xb[3, 0] = bad
+            with pytest.raises(ValueError, match="X"):
+                Est().fit(Xb, y_ssl)
+        with pytest.raises(ValueError, match="C1"):
+            Est(C1=0.0).fit(X, y_ssl)
+    # no unlabelled point: a supervised fit (the balance constraint is then void)
+    m = WellSVM().fit(X, np.where(y_ssl == UNLABELLED, 0, y_ssl))
+    assert m.converged_
