@@ -579,11 +579,24 @@ def plot_fig1(raw: pd.DataFrame):
     return fig
 
 
-def metrics(raw, comp, crosscheck_df, *, runtime_seconds: float, profile: str) -> dict:
+def metrics(raw, comp, crosscheck_df, *, runtime_seconds: float, profile: str,
+            gold: pd.DataFrame | None = None, checks: pd.DataFrame | None = None) -> dict:
     """Headline numbers for ``metrics.json``."""
     verd = comp["verdict"].value_counts().to_dict()
     avg = raw.groupby(["label_pct", "method"]).accuracy.mean()
-    return {
+    extra = {}
+    if gold is not None and len(gold):
+        extra.update({"golden_split1_correct": int(gold.correct.iloc[0]),
+                      "golden_n_test": int(gold.n_test.iloc[0]),
+                      "golden_splits": int(len(gold)),
+                      "golden_accuracy_mean": float(gold.accuracy.mean()),
+                      "golden_accuracy_std": float(gold.accuracy.std(ddof=1))
+                      if len(gold) > 1 else 0.0,
+                      "golden_seconds_mean": float(gold.seconds.mean())})
+    if checks is not None:
+        extra.update({"algorithm_checks": int(len(checks)),
+                      "algorithm_checks_passed": int(checks.passed.sum())})
+    return {**extra,
         "profile": profile, "runtime_seconds": float(runtime_seconds),
         "n_fits": int(len(raw)),
         "mean_accuracy": {f"{p}%": {m: float(v) for (pp, m), v in avg.items() if pp == p}
