@@ -43,3 +43,21 @@ def test_usmo_brief_prints_the_results(tmp_path):
 def test_blocks_without_results_are_left_alone(tmp_path):
     text = "<!-- mcls-brief:begin -->\nkept\n<!-- mcls-brief:end -->\n"
     assert readme.render(text, tmp_path) == text
+
+
+def test_wellsvm_brief_prints_the_results(tmp_path):
+    d = tmp_path / "results" / "wellsvm"
+    d.mkdir(parents=True)
+    (d / "metrics.json").write_text(json.dumps({
+        "crosscheck_max_rel_gap": 3.21e-7, "algorithm_checks": 6,
+        "algorithm_checks_passed": 6, "golden_split1_correct": 151, "golden_n_test": 192,
+        "golden_splits": 30, "golden_accuracy_mean": 0.7512, "golden_accuracy_std": 0.0234,
+        "golden_seconds_mean": 0.41,
+        "mean_accuracy": {"5%": {"SVM": 0.7, "WellSVM": 0.75}}}))
+    pd.DataFrame({"claim": ["a", "b"], "ours": ["x", "y"],
+                  "verdict": ["holds", "does not hold"]}).to_csv(d / "claims.csv", index=False)
+    text = "<!-- wellsvm-brief:begin -->\nold\n<!-- wellsvm-brief:end -->\n"
+    out = readme.render(text, tmp_path)
+    for s in ("3.2e-07", "6 of 6", "151 of 192", "0.751 ± 0.023", "SVM 0.700, WellSVM 0.750",
+              "best: WellSVM", "1 of 2 hold"):
+        assert s in out, s
