@@ -34,7 +34,8 @@ recorded and the last one with the largest working set is kept. On it:
 with other ``mu`` has filled, against scikit-learn ``OneClassSVM(kernel="precomputed",
 nu=1/n)`` on ``Q`` (the time to compute ``K`` and to form ``Q`` from it reported apart), at
 the tolerances 1e-3 (LIBSVM's default, the authors' setting) and 1e-5 (WellSVM's default
-``inner_eps``), with the relative objective gap ``(ours - one-class) / one-class`` (negative: ours lower).
+``inner_eps``), with the relative objective gap ``(ours - one-class) / one-class``
+(negative: ours lower).
 
 Usage: ``WEAKLABEL_DATA_MIRROR=../shared/datasets python benchmarks/wellsvm/bench_wellsvm.py``
 (set OMP/OPENBLAS/MKL/NUMBA_NUM_THREADS=1); writes the four files next to this file.
@@ -156,7 +157,8 @@ def part1(args):
                 warnings.simplefilter("ignore")
                 if not big:
                     make(m, sigma).fit(X, y)  # warm-up fit
-                t, est = best_of(lambda m=m: make(m, sigma).fit(X, y), repeat=1 if big else 3)
+                t, est = best_of(lambda m=m, s=sigma, X=X, y=y: make(m, s).fit(X, y),
+                                 repeat=1 if big else 3)
                 pred = est.predict(Xte)
                 row = {"problem": pname, "n_train": X.shape[0],
                        "n_labelled": int((y >= 0).sum()), "n_test": len(yte), "method": m,
@@ -211,7 +213,7 @@ def part2(args):
         Q = label_kernel_matrix(K, Z, mu, diag)
         t_Q = time.perf_counter() - t0
         for eps in (1e-3, 1e-5):
-            def ours(cache=None, mu=mu):
+            def ours(cache=None, mu=mu, X=X, Z=Z, k=k, diag=diag, eps=eps):
                 kw = {"cache": cache} if cache is not None else {"cache_mb": 200.0}
                 return label_kernel_dual(X, Z, mu, 1.0, k, problem="simplex", diag=diag,
                                          eps=eps, **kw)
@@ -219,9 +221,9 @@ def part2(args):
             t_fresh, r = best_of(ours)
             cache = KernelRowCache(X, kernel=k, cache_mb=200.0)
             ours(cache, mu[::-1] if mu.size > 1 else mu * 0.5)  # fills the cache, other mu
-            t_warm, rw = best_of(lambda: ours(cache))
-            t_oc, oc = best_of(lambda: OneClassSVM(kernel="precomputed", nu=1.0 / n, tol=eps,
-                                                   cache_size=200).fit(Q))
+            t_warm, rw = best_of(lambda cache=cache: ours(cache))
+            t_oc, oc = best_of(lambda Q=Q, n=n, eps=eps: OneClassSVM(
+                kernel="precomputed", nu=1.0 / n, tol=eps, cache_size=200).fit(Q))
             a = np.zeros(n)
             a[oc.support_] = oc.dual_coef_.ravel()
             a /= a.sum()  # LIBSVM scales the one-class dual by nu n = 1
