@@ -738,15 +738,19 @@ def _ref_threshold(f_u, n_pos):
 
 
 def _ref_ascent(alpha, cache, y_start, oracle):
-    """The authors' ascent from ``y_start``: ``(y, (a o y)'K(a o y))``."""
-    v = float((alpha * y_start) @ cache.matvec(alpha * y_start))
+    """The authors' ascent from ``y_start``: ``(y, (a o y)'K(a o y))``.
+
+    One kernel product per step: ``K (a o y)`` both scores the new label and gives the next
+    step's ``f`` (the authors' code computes it twice; the arithmetic is the same)."""
+    g = cache.matvec(alpha * y_start)
+    v = float((alpha * y_start) @ g)
     cur = y_start
     while True:
-        f = cache.matvec(alpha * cur)
-        y = oracle(alpha * f, None)
-        vn = float((alpha * y) @ cache.matvec(alpha * y))
+        y = oracle(alpha * g, None)
+        gn = cache.matvec(alpha * y)
+        vn = float((alpha * y) @ gn)
         if vn > v:
-            v, cur = vn, y
+            v, cur, g = vn, y, gn
         else:
             return cur, v
 
