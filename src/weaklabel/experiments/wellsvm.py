@@ -89,7 +89,8 @@ DEFAULTS = {
     "lapsvm_neighbors": 5,
     # declared before the run: a mean accuracy cell, an average, a rank, a count
     "tolerances": {"cell": 0.05, "avg": 0.03, "rank": 1.0, "count": 3},
-    "fig2": {"label_pct": 10, "C2": 0.1, "kernel": 1.0},
+    "fig2": {"label_pct": 10, "C2": 0.1, "kernel": 1.0, "datasets": list(FIG2_SETS)},
+    "golden_splits": None,   # RSSL diabetes splits of the golden check (None: all 30)
 }
 
 
@@ -512,7 +513,7 @@ def fig2_runs(cfg: dict, *, rep: int = 0) -> pd.DataFrame:
 
     f2 = cfg["fig2"]
     rows = []
-    for name in [d for d in FIG2_SETS if d in dict(DATASETS)]:
+    for name in f2.get("datasets", FIG2_SETS):
         X, y = load_dataset(name)
         c2 = dict(cfg, label_pcts=[f2["label_pct"]])
         tr, te, labelled = split(y, rep, c2)
@@ -955,6 +956,8 @@ def rssl_golden(cfg: dict | None = None, *, splits=None) -> pd.DataFrame:
     ds = load("rssl-diabetes")
     sp = ds.splits
     n_splits = sp["labelled"].shape[0]
+    if splits is None and cfg is not None and cfg.get("golden_splits") is not None:
+        splits = range(min(int(cfg["golden_splits"]), n_splits))
     rows = []
     for i in range(n_splits) if splits is None else splits:
         lab, unl, te = sp["labelled"][i], sp["unlabelled"][i], sp["test"][i]
