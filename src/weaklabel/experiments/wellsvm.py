@@ -88,9 +88,11 @@ DEFAULTS = {
     "wellsvm_tol": 1e-3, "wellsvm_max_iter": 50,
     "lapsvm_neighbors": 5,
     # declared before the run: a mean accuracy cell, an average, a rank, a count
-    "tolerances": {"cell": 0.05, "avg": 0.03, "rank": 1.0, "count": 3},
+    "tolerances": {"cell": 0.05, "avg": 0.03, "rank": 1.0, "count": 3, "error": 5.0},
     "fig2": {"label_pct": 10, "C2": 0.1, "kernel": 1.0, "datasets": list(FIG2_SETS)},
     "golden_splits": None,   # RSSL diabetes splits of the golden check (None: all 30)
+    # Tables 6-7 (experiments._wellsvm_tables67): splits run per set, {} = its defaults
+    "tables67": {},
 }
 
 
@@ -445,14 +447,79 @@ def reproduced_cells(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["artifact", "row", "column", "reproduced", "tolerance"])
 
 
-def comparison(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
+               ) -> pd.DataFrame:
     """Every published cell of Tables 2-4 next to ours, with a verdict (accuracies at 2
-    decimals as printed, ranks and counts as numbers)."""
+    decimals as printed, ranks and counts as numbers), and the cells of Tables 6-7 that we
+    reproduce (``rows67`` from :func:`tables67`; test errors in %, 1 decimal; the cells we
+    cannot reproduce are listed by :func:`missing67`, not here)."""
     from ..compare import build_comparison
 
     rep = reproduced_cells(raw, cfg)
     arts = [TABLES[p] for p in cfg["label_pcts"] if p in TABLES]
-    return build_comparison(rep, "wellsvm", artifacts=arts, decimals=2)
+    out = [build_comparison(rep, "wellsvm", artifacts=arts, decimals=2)]
+    if rows67 is not None and len(rows67):
+        from ._wellsvm_tables67 import reproduced_cells as cells67
+
+        c = cells67(rows67).assign(tolerance=float(cfg["tolerances"]["error"]))
+        c67 = build_comparison(c, "wellsvm", artifacts=sorted(set(c.artifact)), decimals=1)
+        out.append(c67[c67.reproduced.notna()])
+    return pd.concat(out, ignore_index=True)
+
+
+def tables67(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:
+    """Long rows of Tables 6-7 (:func:`weaklabel.experiments._wellsvm_tables67.tables67_rows`)
+    with the splits of ``cfg["tables67"]``."""
+    from ._wellsvm_tables67 import config as config67
+    from ._wellsvm_tables67 import tables67_rows
+
+    return tables67_rows(config67(cfg["tables67"]), executor=executor, progress=progress)
+
+
+def missing67(rows67: pd.DataFrame) -> pd.DataFrame:
+    """The published cells of Tables 6-7 we do not reproduce, each with its reason."""
+    from ._wellsvm_tables67 import MISSING, missing_data
+    from ._wellsvm_tables67 import reproduced_cells as cells67
+
+    pub = published_frame()
+    pub = pub[pub.artifact.isin(["Table 6", "Table 7"])]
+    have = set()
+    if len(rows67):
+        c = cells67(rows67)
+        have = set(zip(c.artifact, c.row, c.column, strict=True))
+    gone = missing_data()
+    rows = []
+    for _, r in pub.iterrows():
+        if (r.artifact, r.row, r.column) in have:
+            continue
+        method, ds = (r.row, r.column) if r.artifact == "Table 6" else (r.column, r.row)
+        why = MISSING.get(method) or (gone.get(ds) if ds in gone and ds not in
+                                      ("2moons", "coil20") else None)
+        why = why or "not run in this profile (cost; the `large` profile runs every split)"
+        rows.append({"artifact": r.artifact, "method": method, "data set": ds,
+                     "published": r.value, "reason": why})
+    return pd.DataFrame(rows)
+
+
+def side_by_side67(rows67: pd.DataFrame) -> dict:
+    """Tables 6 and 7 as printed (test error %), ours and the paper's, keyed by table."""
+    from ._wellsvm_tables67 import reproduced_cells as cells67
+
+    pub = published_frame()
+    out = {}
+    c = cells67(rows67) if len(rows67) else pd.DataFrame(columns=["artifact", "row",
+                                                                    "column", "reproduced"])
+    for art in ("Table 6", "Table 7"):
+        p = pub[pub.artifact == art].pivot(index="row", columns="column", values="value")
+        o = c[c.artifact == art]
+        if not len(o):
+            continue
+        o = o.pivot(index="row", columns="column", values="reproduced")
+        o.index = [f"{i} (ours)" for i in o.index]
+        p.index = [f"{i} (paper)" for i in p.index]
+        both = pd.concat([o, p]).sort_index()
+        out[art] = both[[col for col in p.columns if col in both.columns]]
+    return out
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[dict]:
