@@ -36,7 +36,8 @@ or too costly for a laptop, ours (every value in ``params.yaml``, section ``well
   points in a class the folds shrink to that count, and below 2 the declared default
   ``default_setting`` is used. Sets whose training part exceeds ``select_max_train`` use
   ``default_setting`` without selection (cost; declared, and flagged ``selected = False``
-  in ``raw.csv``).
+  in ``raw.csv``), and only ``large_set_reps`` repetitions when that is set (a WellSVM fit
+  on Krvskp or Sick takes 20-30 s).
 - **Repetitions**: ``n_reps`` (the paper: 30).
 - **Methods**: SVM (labelled points only, with bias), TSVM (Joachims 1999), LapSVM
   (Belkin et al. 2006), USVM (CCCP-TSVM, Collobert et al. 2006) and WellSVM
@@ -84,6 +85,7 @@ DEFAULTS = {
     # a kernel is "linear" or a multiple of sqrt(gamma) for the Gaussian width
     "kernels": ["linear", 1.0], "C2": [0.01, 0.1, 1.0], "C1": 1.0,
     "default_setting": {"kernel": 1.0, "C2": 0.1}, "select_max_train": 2000,
+    "large_set_reps": None,
     "methods": list(METHODS) + list(EXTRA),
     "wellsvm_tol": 1e-3, "wellsvm_max_iter": 50,
     "lapsvm_neighbors": 5,
@@ -315,7 +317,7 @@ def run(cfg: dict, *, executor=None, progress: bool = True):
     sel = run_tasks(select_task, sel_tasks, executor=executor,
                     desc="WellSVM SSL selection", progress=progress)
     settings = {(r["dataset"], r["label_pct"], r["method"], r["rep"]): r for r in sel}
-    tasks = [(d, rep) for d in cfg["datasets"] for rep in range(int(cfg["n_reps"]))]
+    tasks = [(d, rep) for d in cfg["datasets"] for rep in range(n_reps_of(d, cfg))]
     tasks.sort(key=lambda t: -sizes[t[0]])  # largest first for load balance
     parts = run_tasks(run_repetition, tasks, executor=executor,
                       kwargs={"cfg": cfg, "settings": settings},
@@ -326,6 +328,16 @@ def run(cfg: dict, *, executor=None, progress: bool = True):
     return (df.assign(_d=df.dataset.map(order), _m=df.method.map(morder))
             .sort_values(["_d", "rep", "label_pct", "_m"]).drop(columns=["_d", "_m"])
             .reset_index(drop=True)), _selection_frame(sel, cfg)
+
+
+def n_reps_of(name: str, cfg: dict) -> int:
+    """Repetitions of one data set: ``n_reps``, or ``large_set_reps`` for the sets whose
+    training part exceeds ``select_max_train`` (Krvskp, Sick; declared for cost)."""
+    n = int(cfg["n_reps"])
+    if cfg.get("large_set_reps") is None or cfg["select_max_train"] is None:
+        return n
+    n_train = int(np.ceil(0.75 * load_dataset(name)[0].shape[0]))
+    return min(n, int(cfg["large_set_reps"])) if n_train > int(cfg["select_max_train"]) else n
 
 
 def _selection_frame(sel, cfg) -> pd.DataFrame:
