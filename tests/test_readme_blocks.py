@@ -56,8 +56,10 @@ def test_wellsvm_brief_prints_the_results(tmp_path):
         "mean_accuracy": {"5%": {"SVM": 0.7, "WellSVM": 0.75}}}))
     pd.DataFrame({"claim": ["a", "b"], "ours": ["x", "y"],
                   "verdict": ["holds", "does not hold"]}).to_csv(d / "claims.csv", index=False)
+    pd.DataFrame({"dataset": ["A", "A", "B", "B"], "method": ["SVM", "WellSVM"] * 2,
+                  "mean": [0.6, 0.7, 0.8, 0.8]}).to_csv(d / "table2.csv", index=False)
     text = "<!-- wellsvm-brief:begin -->\nold\n<!-- wellsvm-brief:end -->\n"
     out = readme.render(text, tmp_path)
     for s in ("3.2e-07", "6 of 6", "151 of 192", "0.751 ± 0.023", "SVM 0.700, WellSVM 0.750",
-              "best: WellSVM", "1 of 2 hold"):
+              "best: WellSVM", "1 of 2 hold", "5 % labelled** (Table 2", "the 2 data sets"):
         assert s in out, s
