@@ -56,6 +56,7 @@ VOLATILE = frozenset({
     "fit_seconds",        # estimators' fit_seconds_, wherever a table records it
     "init_seconds",       # USMO result: initialisation time (pass-trace summaries)
     "solve_seconds",      # USMO result: solve time (pass-trace summaries)
+    "golden_seconds_mean",  # wellsvm: metrics.json (mean fit time of the golden check)
 })
 
 #: thread counts that make BLAS, OpenMP and numba results independent of the machine
