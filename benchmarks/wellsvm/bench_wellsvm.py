@@ -255,8 +255,9 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-fits", action="store_true")
     args = ap.parse_args(argv)
     t_all = time.perf_counter()
-    machine = (f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with another "
-               f"heavy job, Python {platform.python_version()}, one thread "
+    load = os.getloadavg()[0]
+    machine = (f"Machine: {platform.machine()}, {os.cpu_count()} cores (load average "
+               f"{load:.1f} at the start), Python {platform.python_version()}, one thread "
                "(OMP/OPENBLAS/MKL/NUMBA_NUM_THREADS=1).")
     md = [machine, ""]
     if not args.skip_fits:
