@@ -124,7 +124,7 @@ def test_dtypes_and_one_feature_and_not_an_array():
 
 def test_bad_input_is_named():
     """No labelled point, one class labelled, NaN / inf, C <= 0: clear errors."""
-    from weaklabel.models import LapSVM, TSVM, CCCPTSVM, LabelledSVM
+    from weaklabel.models import CCCPTSVM, TSVM, LabelledSVM, LapSVM
 
     X, y_ssl, _ = _data(60, 10)
     for Est in (WellSVM, TSVM, CCCPTSVM, LapSVM, LabelledSVM):
