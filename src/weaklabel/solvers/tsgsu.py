@@ -199,7 +199,8 @@ def _apply_block(X, features, params, m, degree, scale):
         return out
     prod = None
     for S in params:
-        C = np.asarray(X @ S, dtype=np.float64)  # count sketch (n, m)
+        C = X @ S  # count sketch (n, m)
+        C = C.toarray() if sp.issparse(C) else np.asarray(C, dtype=np.float64)
         F = np.fft.rfft(C, axis=1)
         prod = F if prod is None else prod * F
     out = np.fft.irfft(prod, n=m, axis=1)
