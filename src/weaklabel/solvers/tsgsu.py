@@ -677,6 +677,9 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
         cE = np.zeros(X_eval.shape[0]) if X_eval is not None else None
         # checkpoints at 0 keep the zero function
         eval_path = np.zeros((ck.size, X_eval.shape[0])) if X_eval is not None else None
+    if features == "rff":  # load / compile the numba kernels outside the timed loop
+        _rff_dot(np.zeros((1, 1)), np.zeros(2), 1.0, 1.0, np.zeros(1))
+        _rff_tdot(np.zeros((1, 1)), np.zeros(1), 1.0, np.zeros(2))
     excluded = 0.0
     start = time.perf_counter()
     batches = tsgsu_batches(nS, nU, batch_s, batch_u, n_iter, seed)
