@@ -446,6 +446,8 @@ class CUUResult:
     center_index : ndarray (m,) or None
         Rows of ``vstack([XS, XU])`` used as centres (None when centres were given).
     kernel, gamma, degree, scale : kernel of the basis.
+    eta0 : float
+        The initial step size used (resolved when ``"auto"``).
     times : ndarray (n_iter,)
         Cumulative training time (s) after each iteration (set-up, including drawing the
         centres, counts in the first entry; checkpoint copies are excluded).
@@ -467,6 +469,7 @@ class CUUResult:
     prior: float
     lam: float
     correction: str
+    eta0: float
     n_iter: int
     times: np.ndarray
     batch_risks: np.ndarray
@@ -513,6 +516,19 @@ def _vstack(A, B):
     return np.vstack([A, B])
 
 
+def _top_eig_gram(K, rng, n_power=30):
+    """Largest eigenvalue of ``K' K`` by power iteration."""
+    v = rng.standard_normal(K.shape[1])
+    ev = 0.0
+    for _ in range(n_power):
+        w = K.T @ (K @ v)
+        ev = float(np.linalg.norm(w))
+        if ev == 0.0:
+            return 0.0
+        v = w / ev
+    return ev
+
+
 def _delta_prime(r, correction):
     if correction == "abs":
         return 1.0 if r >= 0.0 else -1.0
@@ -523,7 +539,7 @@ def _delta_prime(r, correction):
 
 def cuu(XS, XU, prior, *, lam, kernel: str = "rbf", gamma: float = 1.0, degree: int = 2,
         scale: float = 1.0, centers=2000, n_iter: int = 100, batch_s: int = 1000,
-        batch_u: int = 1000, eta0: float = 1.0, schedule: str = "inv_sqrt",
+        batch_u: int = 1000, eta0="auto", schedule: str = "inv_sqrt",
         correction: str = "abs", checkpoints=None, random_state=None) -> CUUResult:
     """CUU (Lu et al. 2020) for SU data, as used as a baseline by Shi et al. 2021.
 
@@ -540,7 +556,14 @@ def cuu(XS, XU, prior, *, lam, kernel: str = "rbf", gamma: float = 1.0, degree: 
     with ``l'(z, +1) = (z - 1)/2``, ``l'(z, -1) = (z + 1)/2``, ``c = 1/(2 pi_+ - 1)``,
     ``delta' = sign`` (``sign(0) = 1``) for ``"abs"``, ``1[R > 0]`` for ``"relu"``, 1 for
     ``"none"``. Step ``eta_t = eta0 / sqrt(t)`` (``"inv_sqrt"``) or ``eta0`` (``"const"``).
-    ``beta`` starts at 0. Keep ``eta0 * lam < 1`` for a contracting weight decay.
+    ``beta`` starts at 0.
+
+    The step acts on ``beta`` (not on ``f`` in the RKHS), so its stable range shrinks as the
+    number of centres grows: with 200 Gaussian centres ``eta0 = 1`` already diverges.
+    ``eta0="auto"`` (default) sets ``eta0 = 1 / L`` with ``L = lambda_max(Ku' Ku) /
+    (2 batch_u) + lam``, the curvature of the uncorrected squared-loss risk (``L_U'' = 1/2``)
+    on the first unlabelled minibatch, from 30 power iterations (counted in the training
+    time). Shi et al. 2021 only say the initial step size was tuned.
 
     Parameters
     ----------
@@ -558,7 +581,8 @@ def cuu(XS, XU, prior, *, lam, kernel: str = "rbf", gamma: float = 1.0, degree: 
         Number of centres drawn without replacement from ``vstack([XS, XU])`` (CUU(2000)),
         all of those points (CUU(All)), or explicit centres.
     n_iter, batch_s, batch_u : iterations and minibatch sizes (capped at n_s, n_u).
-    eta0, schedule : step size.
+    eta0 : float or "auto"
+    schedule : {"inv_sqrt", "const"}
     correction : {"abs", "relu", "none"}
     checkpoints : iterable of int, optional
         Iterations (1..n_iter) after which ``beta`` is stored.
@@ -576,7 +600,8 @@ def cuu(XS, XU, prior, *, lam, kernel: str = "rbf", gamma: float = 1.0, degree: 
     n_iter = check_int(n_iter, "n_iter", minimum=1)
     batch_s = check_int(batch_s, "batch_s", minimum=1)
     batch_u = check_int(batch_u, "batch_u", minimum=1)
-    eta0 = check_positive(eta0, "eta0")
+    if not (isinstance(eta0, str) and eta0 == "auto"):
+        eta0 = check_positive(eta0, "eta0")
     check_choice(schedule, "schedule", {"inv_sqrt", "const"})
     check_choice(correction, "correction", _CORRECTIONS)
     S = _check_data(XS, "XS")
@@ -624,6 +649,8 @@ def cuu(XS, XU, prior, *, lam, kernel: str = "rbf", gamma: float = 1.0, degree: 
                              scale=scale, c_sq=c_sq)
         Ku = su_kernel_block(_rows(U, i_u), C, kernel, gamma=gamma, degree=degree,
                              scale=scale, c_sq=c_sq)
+        if t == 1 and isinstance(eta0, str):
+            eta0 = 1.0 / (_top_eig_gram(Ku, rng) / (2.0 * bu) + lam)
         fs = Ks @ beta
         fu = Ku @ beta
         # squared loss l(z, t) = (tz - 1)^2/4, Shi et al. 2021, Eq. (8)
@@ -651,8 +678,8 @@ def cuu(XS, XU, prior, *, lam, kernel: str = "rbf", gamma: float = 1.0, degree: 
     stored[n_iter] = beta.copy()
     return CUUResult(beta=beta, centers=C, center_index=center_index, kernel=kernel,
                      gamma=gamma, degree=degree, scale=scale, prior=float(prior), lam=lam,
-                     correction=correction, n_iter=n_iter, times=times, batch_risks=risks,
-                     batch_objective=objective, checkpoints=stored)
+                     correction=correction, eta0=float(eta0), n_iter=n_iter, times=times,
+                     batch_risks=risks, batch_objective=objective, checkpoints=stored)
 
 
 # --------------------------------------------------------------------------- class prior
