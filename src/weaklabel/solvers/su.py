@@ -81,6 +81,17 @@ _CORRECTIONS = {"none", "abs", "relu"}
 _BLOCK = 2048
 
 
+def _osqp_polish_key() -> str:
+    try:
+        from importlib.metadata import version
+        return "polishing" if int(version("osqp").split(".")[0]) >= 1 else "polish"
+    except Exception:  # pragma: no cover - osqp missing or odd version string
+        return "polish"
+
+
+_OSQP_POLISH = _osqp_polish_key()
+
+
 class SUDHSolverError(RuntimeError):
     """The convex solver of :func:`sudh_fit` did not return an optimal solution."""
 
@@ -393,7 +404,7 @@ def sudh_fit(PsiS, PsiU, prior, lam, solver: str = "CLARABEL", *, solver_options
     solver : {"CLARABEL", "OSQP"}
     solver_options : dict, optional
         Passed to ``problem.solve``; OSQP defaults to ``eps_abs = eps_rel = 1e-9``,
-        ``max_iter = 200000``, polishing on.
+        ``max_iter = 200000``, polishing on (``polishing`` in OSQP >= 1, ``polish`` before).
 
     Returns
     -------
@@ -420,7 +431,7 @@ def sudh_fit(PsiS, PsiU, prior, lam, solver: str = "CLARABEL", *, solver_options
                                   + cp.sum(xi) / n_u), cons)
     opts = dict(solver_options or {})
     if solver == "OSQP":
-        opts = {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iter": 200000, "polish": True,
+        opts = {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iter": 200000, _OSQP_POLISH: True,
                 **opts}
     try:
         prob.solve(solver=solver, verbose=verbose, **opts)
