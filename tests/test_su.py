@@ -174,7 +174,7 @@ def test_basis_kinds():
 @pytest.mark.parametrize("prior", [0.7, 0.3])
 def test_cuu_accuracy_and_objective(prior):
     XS, XU, _, _ = su_sample(300, 600, prior, d=2, seed=7)
-    Xt, _, yt, _ = su_sample(1000, 1, prior, d=2, seed=8)
+    _, Xt, _, yt = su_sample(1, 2000, prior, d=2, seed=8)     # test points follow p(x)
     r = cuu(XS, XU, prior, lam=1e-3, gamma=0.25, centers=200, n_iter=100, batch_s=200,
             batch_u=200, checkpoints=[1, 50], random_state=0)
     assert np.mean(r.predict(Xt) == yt) > 0.9
