@@ -368,3 +368,20 @@ def test_load_external_libsvm_and_csv(tmp_path, monkeypatch):
     ds = load_external("poker")
     assert ds.X.shape == (3, 10)
     np.testing.assert_array_equal(ds.y, [-1.0, 1.0, -1.0])
+
+
+def test_load_external_svhn_and_year(tmp_path):
+    from scipy.io import savemat
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 256, size=(32, 32, 3, 4)).astype(np.uint8)
+    savemat(tmp_path / "train_32x32.mat", {"X": X, "y": np.array([[10], [4], [5], [9]])})
+    ds = load_external("svhn", tmp_path)
+    assert ds.X.shape == (4, 3072) and ds.X.dtype == np.float64
+    np.testing.assert_array_equal(ds.y_raw, [0, 4, 5, 9])  # label 10 is digit 0
+    np.testing.assert_array_equal(ds.y, [1.0, 1.0, -1.0, -1.0])
+    np.testing.assert_array_equal(ds.X[1], np.moveaxis(X, -1, 0)[1].ravel())
+    (tmp_path / "YearPredictionMSD.txt").write_text("2001,0.5,1.5\n1990,2.0,3.0\n")
+    ds = load_external("year", tmp_path)
+    np.testing.assert_array_equal(ds.X, [[0.5, 1.5], [2.0, 3.0]])
+    np.testing.assert_array_equal(ds.y, [-1.0, 1.0])
