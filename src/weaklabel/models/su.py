@@ -38,7 +38,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_int, check_matrix, check_positive, check_vector
-from ..kernels import gram, make_kernel
 from ._base import KernelParamsMixin, WeakLabelClassifier, require_prior
 
 __all__ = ["CUU", "SUDH", "SUSL", "TSGSU", "SUClassifier", "check_su_indicator"]
@@ -150,14 +149,6 @@ def _augment(X, scale: float, coef0: float):
     if sp.issparse(X):
         return sp.hstack([X, sp.csr_matrix(np.full((X.shape[0], 1), c))], format="csr")
     return np.hstack([X, np.full((X.shape[0], 1), c)])
-
-
-def _kernel_obj(name, gamma, degree, scale, coef0):
-    if name == "rbf":
-        return make_kernel("gaussian", gamma=gamma)
-    if name == "poly":
-        return make_kernel("polynomial", gamma=scale, degree=degree, coef0=coef0)
-    return make_kernel("linear")
 
 
 class TSGSU(KernelParamsMixin, SUClassifier):
@@ -293,6 +284,7 @@ class _KernelBasisSU(KernelParamsMixin, SUClassifier):
         if name == "linear":
             centers = None
         else:
+            XS, XU = _augment(XS, scale, coef0), _augment(XU, scale, coef0)
             allX = np.vstack([XS, XU])
             nc = self.n_centers
             if nc is None:
@@ -302,9 +294,9 @@ class _KernelBasisSU(KernelParamsMixin, SUClassifier):
                 rng = np.random.default_rng(self.random_state)
                 idx = np.sort(rng.choice(allX.shape[0], min(nc, allX.shape[0]), replace=False))
                 centers = allX[idx]
-        kw = dict(kind=name, centers=centers, gamma=gamma, degree=degree, scale=scale,
-                  coef0=coef0)
+        kw = dict(kind=name, centers=centers, gamma=gamma, degree=degree, scale=scale)
         self._basis_kw = kw
+        self._aug = (scale, coef0) if name != "linear" else (1.0, 0.0)
         PsiS, PsiU = su_basis(XS, **kw), su_basis(XU, **kw)
         self.centers_ = centers
         self.n_features_in_ = X.shape[1]
@@ -315,6 +307,7 @@ class _KernelBasisSU(KernelParamsMixin, SUClassifier):
         from ..solvers.su import su_basis
         X = self._check_X(X)
         out = np.empty(X.shape[0])
+        X = _augment(X, *self._aug)
         for a in range(0, X.shape[0], _BLOCK):
             out[a:a + _BLOCK] = su_basis(X[a:a + _BLOCK], **self._basis_kw) @ self.coef_
         return out
@@ -429,7 +422,9 @@ class CUU(KernelParamsMixin, SUClassifier):
         ("CUU(All)").
     batch_size : int, default=1000
     max_iter : int, default=100
-    eta0 : float, default=1.0
+    eta0 : float or "auto", default="auto"
+        Initial step; ``"auto"``: ``1 / L`` from the curvature of the first batch (see
+        :func:`weaklabel.solvers.su.cuu`; conservative for wide kernels, tune it).
     schedule : {"inv_sqrt", "const"}, default="inv_sqrt"
     correction : {"abs", "relu", "none"}, default="abs"
     random_state : int, Generator or None, default=None
@@ -482,23 +477,26 @@ class CUU(KernelParamsMixin, SUClassifier):
             if not isinstance(nc, numbers.Integral) or isinstance(nc, bool):
                 raise ValueError(f"n_centers must be a positive integer or 'all', got {nc!r}.")
             nc = check_int(nc, "n_centers", minimum=1)
+        eta0 = self.eta0
+        if not (isinstance(eta0, str) and eta0 == "auto"):
+            eta0 = check_positive(eta0, "eta0")
         XS, XU, X = self._validate_su(X, s)
         name, gamma, degree, scale, coef0 = self._kernel_args(XS, XU)
+        XS, XU = _augment(XS, scale, coef0), _augment(XU, scale, coef0)
         b = check_int(self.batch_size, "batch_size", minimum=1)
+        n_iter = check_int(self.max_iter, "max_iter", minimum=1)
         res = cuu(XS, XU, prior, lam=lam, kernel=name, gamma=gamma, degree=degree,
-                  scale=scale, coef0=coef0, centers=nc,
-                  n_iter=check_int(self.max_iter, "max_iter", minimum=1),
-                  batch_s=b, batch_u=b, eta0=check_positive(self.eta0, "eta0"),
+                  scale=scale, centers=nc, n_iter=n_iter, batch_s=b, batch_u=b, eta0=eta0,
                   schedule=self.schedule, correction=self.correction,
                   random_state=self.random_state)
         if self.verbose:
-            print(f"CUU: {res.n_iter_} iterations, {len(res.centers)} centres")
+            print(f"CUU: {n_iter} iterations, {len(res.beta)} centres, eta0 = {res.eta0:.3g}")
         self.result_ = res
-        self.dual_coef_ = np.asarray(res.coef, dtype=np.float64)
+        self.dual_coef_ = np.asarray(res.beta, dtype=np.float64)
         self.intercept_ = 0.0
         self.centers_ = res.centers
-        self._kern = _kernel_obj(name, gamma, degree, scale, coef0)
-        self.n_iter_ = int(res.n_iter_)
+        self._aug = (scale, coef0)
+        self.n_iter_ = n_iter
         self.converged_ = True
         self.n_features_in_ = X.shape[1]
         return self
@@ -506,7 +504,4 @@ class CUU(KernelParamsMixin, SUClassifier):
     def decision_function(self, X):
         """``f(x) = sum_j dual_coef_j k(x, c_j)``."""
         X = self._check_X(X)
-        out = np.empty(X.shape[0])
-        for a in range(0, X.shape[0], _BLOCK):
-            out[a:a + _BLOCK] = gram(X[a:a + _BLOCK], self.centers_, self._kern) @ self.dual_coef_
-        return out
+        return self.result_.decision_function(_augment(X, *self._aug))
