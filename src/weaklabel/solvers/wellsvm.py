@@ -62,9 +62,11 @@ from .._validation import (
 from ..kernels import gram, make_kernel
 from .smo import KernelRowCache, label_kernel_dual, label_kernel_quadratic
 
-__all__ = ["MLKLResult", "ViolatedLabel", "WellSVMResult", "bag_argmax_oracle",
-           "band_oracle", "gamma_width", "mlkl", "sort_oracle_ssl", "ssl_n_pos",
-           "violated_label", "wellsvm", "wellsvm_decision_function"]
+__all__ = ["MLKLResult", "ViolatedLabel", "WellSVMClusteringResult", "WellSVMMILResult",
+           "WellSVMResult", "bag_argmax_oracle", "band_oracle", "clustering_beta",
+           "gamma_width", "label_generation", "mlkl", "sort_oracle_ssl", "ssl_n_pos",
+           "violated_label", "wellsvm", "wellsvm_clustering", "wellsvm_decision_function",
+           "wellsvm_mil", "wellsvm_mil_decision_function"]
 
 
 # --------------------------------------------------------------------------- kernel width
@@ -651,6 +653,137 @@ def wellsvm(X, y, C1=1.0, C2=0.1, kernel="linear", *, variant: str = "paper",
     return res
 
 
+# --------------------------------------------------------------------------- the shared loop
+def _same_up_to_sign(labels, y) -> bool:
+    """``y`` or ``-y`` is a row of ``labels`` (they give the same label kernel)."""
+    Y = np.asarray(labels)
+    return bool(np.any(np.all(Y == y, axis=1)) or np.any(np.all(Y == -y, axis=1)))
+
+
+def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: float = 1e-3,
+                     thr: float = 1e-3, max_outer: int = 50, mkl_tol: float = 1e-3,
+                     mkl_max_iter: int = 100, inner_eps: float = 1e-5,
+                     sign_symmetric: bool = False, solve=None, find_violated=None,
+                     name: str = "wellsvm", variant: str = "paper", verbose: bool = False,
+                     verbose_name=None, stacklevel: int = 3) -> WellSVMResult:
+    """The label-generation cutting plane of Li et al. 2013 (Algorithm 1; Algorithms 2, 3 and
+    4 are this loop with the SSL, MIL and clustering label sets).
+
+    ``C = {y0}``; solve the MLKL over ``C`` (Eq. (15) / (28) / (36)); find a violated label
+    (``violated_label`` with ``oracle``: ``y_bar = argmax_C y'Hy``, then the exact linear
+    maximiser over ``B`` and the monotone ascent, Prop. 4 checked); stop when none is
+    violated by the relative ``eps``, or when the relative decrease of the MLKL objective
+    ``(p^(t-1) - p^(t)) / |p^(t-1)|`` is below ``thr``, or after ``max_outer`` additions.
+    A new label enters the warm-started MLKL with weight 0.1, the old weights scaled by 0.9.
+
+    Parameters
+    ----------
+    cache : KernelRowCache
+        Rows of ``K`` on the training points.
+    y0 : array (N,)
+        Initial label vector (the first member of the working set).
+    C : float or array (N,)
+        Box costs of the hinge dual without offset, ``0 <= a_i <= C_i``.
+    oracle : callable ``oracle(r, f) -> y``
+        Exact maximiser of ``r'y`` over the label set (see :func:`violated_label`).
+    X, kernel : the data and kernel of ``cache`` (forwarded to the inner solver).
+    eps, thr, max_outer : stopping rules (above).
+    mkl_tol, mkl_max_iter, inner_eps : MLKL settings (:func:`mlkl`).
+    sign_symmetric : bool
+        The label set is closed under ``y -> -y`` (clustering): a generated label equal to
+        a member of ``C`` up to sign is not added (it gives the same base kernel).
+    solve : callable ``solve(labels, mu0, alpha0) -> MLKLResult``, optional
+        Replaces :func:`mlkl` (MIL, whose base kernels are not ``K o yy'``).
+    find_violated : callable ``find_violated(alpha, labels) -> ViolatedLabel``, optional
+        Replaces :func:`violated_label` with ``oracle`` (``oracle`` is then unused).
+    name : str
+        Solver name in the warnings.
+    variant : str
+        Stored in the result.
+    verbose : bool
+        One line per outer iteration, prefixed by ``verbose_name`` (default ``name``).
+    stacklevel : int
+        Of the convergence warnings (3: the caller of this function).
+
+    Returns
+    -------
+    WellSVMResult
+        ``info`` holds ``stop_reason``, ``mkl_gap``, ``seconds_oracle``, ``eps``, ``thr``,
+        ``mkl_tol``, ``inner_eps`` and ``n_duplicates`` (labels refused as sign duplicates).
+
+    Warns
+    -----
+    ConvergenceWarning
+        At ``max_outer``, or when an MLKL solve stopped at ``mkl_max_iter``.
+    """
+    if solve is None:
+        def solve(labels, mu0, alpha0):
+            return mlkl(cache, labels, C, problem="box", mu0=mu0, alpha0=alpha0, tol=mkl_tol,
+                        max_iter=mkl_max_iter, inner_eps=inner_eps, X=X, kernel=kernel)
+    if find_violated is None:
+        def find_violated(alpha, labels):
+            return violated_label(alpha, cache, labels, oracle, eps=eps)
+    prefix = name if verbose_name is None else verbose_name
+    labels = [np.asarray(y0, dtype=np.float64)]
+    res = solve(np.array(labels), None, None)
+    path = [res.objective]
+    n_inner = [res.n_iter]
+    checks = []
+    mkl_unconverged = 0
+    converged = False
+    stop = "max_outer"
+    n_outer = 0
+    n_dup = 0
+    seconds_oracle = 0.0
+    while n_outer < max_outer:
+        t_o = time.perf_counter()
+        vl = find_violated(res.alpha, np.array(labels))
+        seconds_oracle += time.perf_counter() - t_o
+        chk = dict(vl.prop4, added=vl.violated, increase=vl.value > vl.working_max,
+                   value=vl.value, working_max=vl.working_max)
+        if vl.violated and not chk["increase"]:
+            chk["holds"] = False
+        if sign_symmetric and vl.violated and _same_up_to_sign(labels, vl.y):
+            chk["added"], chk["duplicate"] = False, True
+            n_dup += 1
+        checks.append(chk)
+        if not chk["added"]:
+            converged, stop = True, "no violated label"
+            break
+        n_outer += 1
+        # warm start: the new label enters with weight 0.1 (the theta-mixture start of the
+        # authors' code), the old weights scaled by 0.9
+        mu0 = np.append(0.9 * res.mu, 0.1)
+        labels.append(vl.y)
+        prev = res.objective
+        res = solve(np.array(labels), mu0, res.alpha)
+        mkl_unconverged += not res.converged
+        path.append(res.objective)
+        n_inner.append(res.n_iter)
+        if verbose:
+            print(f"{prefix}: outer {n_outer}: |C| = {len(labels)}, objective "
+                  f"{res.objective:.8g}, MKL iterations {res.n_iter}")
+        if (prev - res.objective) < thr * max(abs(prev), 1e-12):
+            converged, stop = True, "objective decrease below thr"
+            break
+    if not converged:
+        warn_not_converged(name, max_outer, checks[-1]["value"] / max(
+            checks[-1]["working_max"], 1e-300) - 1.0, what="relative label violation",
+            param="max_outer", tol_param="eps", stacklevel=stacklevel)
+    if mkl_unconverged:
+        warn_not_converged(f"{name} (MLKL)", mkl_max_iter, res.gap,
+                           what="MLKL duality gap", param="mkl_max_iter", tol_param="mkl_tol",
+                           stacklevel=stacklevel)
+    return WellSVMResult(alpha=res.alpha, mu=res.mu, labels=np.array(labels),
+                         objective_path=path, n_outer=n_outer, n_inner=n_inner,
+                         converged=converged, prop4_checks=checks, seconds=0.0,
+                         variant=variant,
+                         info={"stop_reason": stop, "mkl_gap": res.gap,
+                               "seconds_oracle": seconds_oracle, "eps": eps, "thr": thr,
+                               "mkl_tol": mkl_tol, "inner_eps": inner_eps,
+                               "n_duplicates": n_dup})
+
+
 def _ssl_oracle(mask, y, n_pos, use_tie=True):
     y_l = y[mask]
 
@@ -672,62 +805,15 @@ def _run_paper(X, y, mask, kern, cache, Cvec, *, eps, thr, max_outer, mkl_tol, m
     f0 = _svm_init(X, kern, cache, y, mask, float(Cvec[mask][0]))
     y0 = sort_oracle_ssl(f0, f0, y[mask], mask, n_pos)
     seconds_init = time.perf_counter() - t_init
-    labels = [y0]
-    res = mlkl(cache, np.array(labels), Cvec, problem="box", tol=mkl_tol,
-               max_iter=mkl_max_iter, inner_eps=inner_eps, X=X, kernel=kern)
-    path = [res.objective]
-    n_inner = [res.n_iter]
-    checks = []
-    mkl_unconverged = 0
-    converged = False
-    stop = "max_outer"
-    n_outer = 0
-    seconds_oracle = 0.0
-    while n_outer < max_outer:
-        t_o = time.perf_counter()
-        vl = violated_label(res.alpha, cache, np.array(labels), oracle, eps=eps)
-        seconds_oracle += time.perf_counter() - t_o
-        chk = dict(vl.prop4, added=vl.violated, increase=vl.value > vl.working_max,
-                   value=vl.value, working_max=vl.working_max)
-        if vl.violated and not chk["increase"]:
-            chk["holds"] = False
-        checks.append(chk)
-        if not vl.violated:
-            converged, stop = True, "no violated label"
-            break
-        n_outer += 1
-        # warm start: the new label enters with weight 0.1 (the theta-mixture start of the
-        # authors' code), the old weights scaled by 0.9
-        mu0 = np.append(0.9 * res.mu, 0.1)
-        labels.append(vl.y)
-        prev = res.objective
-        res = mlkl(cache, np.array(labels), Cvec, problem="box", mu0=mu0, alpha0=res.alpha,
-                   tol=mkl_tol, max_iter=mkl_max_iter, inner_eps=inner_eps, X=X, kernel=kern)
-        mkl_unconverged += not res.converged
-        path.append(res.objective)
-        n_inner.append(res.n_iter)
-        if verbose:
-            print(f"wellsvm[paper]: outer {n_outer}: |C| = {len(labels)}, objective "
-                  f"{res.objective:.8g}, MKL iterations {res.n_iter}")
-        if (prev - res.objective) < thr * max(abs(prev), 1e-12):
-            converged, stop = True, "objective decrease below thr"
-            break
-    if not converged:
-        warn_not_converged("wellsvm", max_outer, checks[-1]["value"] / max(
-            checks[-1]["working_max"], 1e-300) - 1.0, what="relative label violation",
-            param="max_outer", tol_param="eps", stacklevel=4)
-    if mkl_unconverged:
-        warn_not_converged("wellsvm (MLKL)", mkl_max_iter, res.gap,
-                           what="MLKL duality gap", param="mkl_max_iter", tol_param="mkl_tol",
-                           stacklevel=4)
-    return WellSVMResult(alpha=res.alpha, mu=res.mu, labels=np.array(labels),
-                         objective_path=path, n_outer=n_outer, n_inner=n_inner,
-                         converged=converged, prop4_checks=checks, seconds=0.0,
-                         variant="paper",
-                         info={"stop_reason": stop, "init_labels": y0, "n_pos": n_pos,
-                               "mkl_gap": res.gap, "seconds_init": seconds_init,
-                               "seconds_oracle": seconds_oracle, "eps": eps, "thr": thr,
-                               "mkl_tol": mkl_tol, "inner_eps": inner_eps})
+    res = label_generation(cache, y0, Cvec, oracle, X=X, kernel=kern, eps=eps, thr=thr,
+                           max_outer=max_outer, mkl_tol=mkl_tol, mkl_max_iter=mkl_max_iter,
+                           inner_eps=inner_eps, name="wellsvm", verbose=verbose,
+                           verbose_name="wellsvm[paper]", stacklevel=5)
+    info = {"stop_reason": res.info["stop_reason"], "init_labels": y0, "n_pos": n_pos,
+            "mkl_gap": res.info["mkl_gap"], "seconds_init": seconds_init}
+    info.update({k: v for k, v in res.info.items() if k not in info})
+    res.info = info
+    return res
 
 
 def _ref_threshold(f_u, n_pos):
