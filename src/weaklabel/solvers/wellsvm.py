@@ -678,10 +678,12 @@ def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: floa
 
     Parameters
     ----------
-    cache : KernelRowCache
-        Rows of ``K`` on the training points.
+    cache : KernelRowCache or None
+        Rows of ``K`` on the training points (unused, may be None, when both ``solve`` and
+        ``find_violated`` are given).
     y0 : array (N,)
-        Initial label vector (the first member of the working set).
+        Initial label vector (the first member of the working set; for MIL the key-instance
+        indicator ``d``).
     C : float or array (N,)
         Box costs of the hinge dual without offset, ``0 <= a_i <= C_i``.
     oracle : callable ``oracle(r, f) -> y``
@@ -1308,7 +1310,8 @@ class WellSVMMILResult:
         The label-generation run: ``alpha`` (``q = p + n_negative_instances``: one per
         positive bag, then one per negative instance), ``mu``, ``labels`` (the key-instance
         indicators ``d_t`` over the positive-bag instances, rows), objective path and the
-        Prop. 6 checks (``prop4_checks``, same fields).
+        Prop. 6 checks (``prop4_checks``, same fields). Its ``coef`` property does not apply
+        (``alpha`` and ``labels`` live on different index sets): use :attr:`coef`.
     coef : array (N,)
         Instance coefficients: ``f(x) = sum_j coef_j k(x_j, x)`` (Li et al. 2013, Section
         4.2: ``w_t = mu_t (sum_i a_i psi_i^{d_t} - sum_s a_s phi(x_s))``).
