@@ -485,7 +485,8 @@ def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int 
         obj, f = _mmc_objective(Phi, w, b, C)
         path.append(obj)
         s_new = np.where(f >= 0, 1.0, -1.0)
-        if np.array_equal(s_new, s) or prev - obj <= tol * max(1.0, abs(prev)):
+        if np.array_equal(s_new, s) or (math.isfinite(prev)
+                                         and prev - obj <= tol * max(1.0, abs(prev))):
             converged = True
             s = s_new
             break
