@@ -17,7 +17,8 @@ Score a clustering with :func:`weaklabel.solvers.mmc.clustering_accuracy`.
 Kernel widths: ``sigma`` is a number, ``"scale"`` (scikit-learn's ``gamma="scale"``) or
 ``"gamma"``: the rule of Li et al. 2013, Section 5.1.1, ``sigma_ratio * sqrt(gamma)``
 (:func:`weaklabel.solvers.wellsvm.gamma_width`; the paper's grid of ratios is 0.25 ... 4).
-``beta=None`` means ``0.03 N`` (the paper's value for balanced data).
+``beta=None`` means ``0.03 N`` (the paper's value for balanced data; at least 1 when a
+label balance has an odd ``N``).
 """
 
 from __future__ import annotations
@@ -56,8 +57,15 @@ class _TwoClusterBase(ClusterMixin, BaseEstimator):
             k = make_kernel(kernel)
         return X, k
 
-    def _beta(self, n):
-        return check_beta(0.03 * n if self.beta is None else self.beta, n)
+    def _beta(self, n, labels=True):
+        if self.beta is None:  # 0.03 N, at least 1 for an odd N (|1'y| is odd)
+            return max(0.03 * n, float(n % 2)) if labels else 0.03 * n
+        return check_beta(self.beta, n, labels=labels)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # densified by check_matrix
+        return tags
 
     def _finish(self, X, y):
         self.labels_pm1_ = y
@@ -248,7 +256,8 @@ class CPMMC(_TwoClusterBase):
 
     def fit(self, X, y=None):
         X, k = self._prepare(X)
-        r = cpmmc(X, self.C, k, beta=self._beta(X.shape[0]), n_components=self.n_components,
+        r = cpmmc(X, self.C, k, beta=self._beta(X.shape[0], labels=False),
+                  n_components=self.n_components,
                   cp_tol=self.cp_tol, tol=self.tol, max_iter=self.max_iter,
                   max_planes=self.max_planes, random_state=self.random_state)
         self.result_ = r

@@ -126,12 +126,15 @@ def clustering_accuracy(y_true, y_pred) -> float:
     return max(agree, 1.0 - agree)
 
 
-def check_beta(beta, n: int, name: str = "beta") -> float:
-    """The class-balance bound ``beta`` of ``|1'y| <= beta``: a number in ``[0, N]``."""
+def check_beta(beta, n: int, name: str = "beta", *, labels: bool = True) -> float:
+    """The class-balance bound ``beta`` of ``|1'y| <= beta``: a number in ``[0, N]``.
+
+    With ``labels`` (a bound on a sum of +-1 labels) an odd ``N`` needs ``beta >= 1``.
+    """
     b = check_positive(beta, name, allow_zero=True)
     if b > n:
         raise ValueError(f"{name} must lie in [0, N] = [0, {n}], got {beta}.")
-    if n % 2 == 1 and b < 1:
+    if labels and n % 2 == 1 and b < 1:
         raise ValueError(f"{name}={beta} admits no labelling of an odd number N={n} of points "
                          "(|1'y| is odd); use beta >= 1.")
     return b
@@ -459,7 +462,7 @@ def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int 
     X = check_matrix(X, "X", min_rows=2)
     n = X.shape[0]
     C = check_positive(C, "C")
-    beta = check_beta(beta, n)
+    beta = check_beta(beta, n, labels=False)
     cp_tol = check_positive(cp_tol, "cp_tol")
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", minimum=1)
