@@ -36,7 +36,8 @@ _TARGET_OBJECTS = (1, 3, 4, 5, 6, 9, 11, 13, 16, 19)
 ROI_RECIPE = """\
 ROI substitute data (declared; the 500 COREL images of Li et al. 2013, Sec. 5.2 are not
 available offline). Generator: weaklabel.data.mil.make_roi_bags(n_per_concept=100,
-concepts=5, grid=5, patch=16, random_state=seed).
+concepts=5, grid=5, patch=16, clutter=0.5, noise=0.05, pose_window=25,
+random_state=seed).
 - Concepts: concept c (c = 0..4, named after Table 9: castle, firework, mountain, sunset,
   waterfall) has a target, the COIL-20 object number (1, 3, 4, 5, 6)[c] of
   load("cai-coil20") (32x32 grey images, 72 poses each, read column-major).
@@ -47,9 +48,10 @@ concepts=5, grid=5, patch=16, random_state=seed).
   with q_c chosen so that E[k] = max(1, cells * r_c / 64), r_c the Table 9 average of the
   concept and 64 the 8 x 8 regions of a 160 x 160 COREL image (so, on 25 cells, about
   7.6 / 10.6 / 9.7 / 1 / 5.4 ROIs for castle / firework / mountain / sunset / waterfall).
-  Each target patch is a random pose of the object, downsampled 2x, times a gain
-  U(0.6, 1.1), plus N(0, 0.05^2) pixel noise.
-- Background (every other cell): with probability 1/2 a random pose of a COIL-20 object that
+  Each target patch is one of the object's 25 poses within +-60 degrees of its first COIL-20
+  image (file order taken as pose order, 5 degrees apart), downsampled 2x (block means), times
+  a gain U(0.6, 1.1), plus N(0, 0.05^2) pixel noise; pixels clipped to [0, 1].
+- Background (every other cell): with probability 1/2 any pose of a COIL-20 object that
   is never a target (objects not in (1, 3, 4, 5, 6, 9, 11, 13, 16, 19)), same gain and noise;
   otherwise a texture: Gaussian noise smoothed by a 3 x 3 box filter k times (k in 0..3),
   scaled to a random mean U(0, 0.6) and contrast U(0.02, 0.3). Images of one concept never
@@ -189,7 +191,7 @@ def _coil_objects(patch):
 
 def make_roi_bags(n_per_concept: int = 100, concepts: int = 5, *, random_state=None,
                   grid: int = 5, patch: int = 16, clutter: float = 0.5,
-                  noise: float = 0.05) -> ROIImageBags:
+                  noise: float = 0.05, pose_window: int = 25) -> ROIImageBags:
     """Seeded synthetic ROI images: the declared substitute for the COREL set of Table 9.
 
     The recipe is :data:`ROI_RECIPE` (and ``.recipe`` of the result). The COIL-20 images are
@@ -211,6 +213,9 @@ def make_roi_bags(n_per_concept: int = 100, concepts: int = 5, *, random_state=N
         Probability that a background cell shows a non-target COIL-20 object (else a texture).
     noise : float, default=0.05
         Standard deviation of the pixel noise.
+    pose_window : int, default=25
+        Target patches show one of the ``pose_window`` COIL-20 poses (5 degrees apart, file
+        order) centred on the object's first image (25: +-60 degrees); 72 = any pose.
 
     Returns
     -------
@@ -229,10 +234,17 @@ def make_roi_bags(n_per_concept: int = 100, concepts: int = 5, *, random_state=N
     for name, v in (("clutter", clutter), ("noise", noise)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 1:
             raise ValueError(f"{name} must lie in [0, 1], got {v!r}.")
+    pose_window = check_int(pose_window, "pose_window", minimum=1)
+    if pose_window > 72:
+        raise ValueError(f"pose_window must be <= 72 (COIL-20 poses), got {pose_window}.")
     rng = check_random_state(random_state)
     objs, codes = _coil_objects(patch)
     targets = _TARGET_OBJECTS[:n_c]
-    target_rows = [np.flatnonzero(codes == t) for t in targets]
+    window = np.arange(pose_window) - pose_window // 2
+    target_rows = []
+    for t in targets:
+        rows = np.flatnonzero(codes == t)
+        target_rows.append(rows[window % rows.shape[0]])
     clutter_rows = np.flatnonzero(~np.isin(codes, _TARGET_OBJECTS))
     names9 = list(TABLE9_ROIS_PER_IMAGE)
     rates = np.array([TABLE9_ROIS_PER_IMAGE[names9[c % 5]] for c in range(n_c)])
@@ -271,8 +283,13 @@ def make_roi_bags(n_per_concept: int = 100, concepts: int = 5, *, random_state=N
         masks.append(roi)
     return ROIImageBags(bags=bags, concept=concept, roi_masks=masks, images=images, grid=grid,
                         patch=patch, concept_names=names, target_objects=tuple(targets),
-                        expected_rois=expected, recipe=ROI_RECIPE,
+                        expected_rois=expected,
+                        recipe=ROI_RECIPE + (
+                            f"This draw: make_roi_bags(n_per_concept={n_per}, concepts={n_c}, "
+                            f"grid={grid}, patch={patch}, clutter={clutter}, noise={noise}, "
+                            f"pose_window={pose_window}, random_state={random_state!r}).\n"),
                         meta={"n_per_concept": n_per, "clutter": float(clutter),
+                              "pose_window": pose_window,
                               "noise": float(noise), "table9": dict(TABLE9_ROIS_PER_IMAGE),
                               "paper_regions_per_image": _PAPER_REGIONS})
 
