@@ -300,3 +300,17 @@ def test_bad_input_after_fit_and_solvers(toy):
         mi_kernel_gram(X, ptr, normalization="max")
     with pytest.raises(ValueError, match="threshold"):
         DiverseDensity(threshold=2.0).fit(bags, y)
+
+
+def test_parameter_protocol_and_model_selection(toy):
+    from sklearn.base import BaseEstimator, clone
+    from sklearn.model_selection import GridSearchCV
+
+    (bags, y, _), _ = toy
+    est = MISVM(C1=4.0)
+    assert not isinstance(est, BaseEstimator)  # bags, not (n_samples, n_features) arrays
+    assert clone(est).get_params() == est.get_params() and repr(est) == "MISVM(C1=4.0)"
+    with pytest.raises(ValueError, match="Invalid parameter 'C3'"):
+        est.set_params(C3=1.0)
+    g = GridSearchCV(MISVM(), {"C2": [1.0, 10.0]}, cv=3).fit(bags, y)
+    assert g.best_score_ >= 0.9 and g.best_estimator_.score(bags, y) >= 0.9

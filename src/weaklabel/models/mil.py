@@ -26,11 +26,12 @@ reported success rate) and :func:`roi_successes_at_k` (Fig. 6).
 
 from __future__ import annotations
 
+import inspect
 import numbers
 import time
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_choice, check_int, check_labels_pm1
@@ -66,23 +67,61 @@ def _seg_max_argmax(v, ptr):
     return m, a
 
 
-class _MILClassifier(ClassifierMixin, BaseEstimator):
-    """Shared plumbing: bag validation, fitted state, predict / locate / instance_scores.
+class _MILClassifier:
+    """Shared plumbing: bag validation, fitted state, predict / locate / instance_scores,
+    and the parameter protocol of scikit-learn (``get_params`` / ``set_params``, so that
+    ``sklearn.base.clone`` and the model-selection tools work on lists of bags).
+
+    Not a ``sklearn.base.BaseEstimator`` on purpose: the inputs are lists of bags, not the
+    ``(n_samples, n_features)`` arrays scikit-learn's generic estimator checks (run on every
+    ``BaseEstimator`` of :mod:`weaklabel.models`) feed.
 
     Subclasses implement ``_fit(X, bag_ptr, y)`` (``y`` in +1/-1) and
     ``_scores(X, bag_ptr) -> (bag_scores, instance_scores)``.
     """
 
     classes_ = np.array([0, 1])
+    _estimator_type = "classifier"
+
+    @classmethod
+    def _get_param_names(cls):
+        sig = inspect.signature(cls.__init__)
+        return sorted(p.name for p in sig.parameters.values() if p.name != "self")
+
+    def get_params(self, deep=True):
+        """Constructor parameters as a dict (scikit-learn's protocol)."""
+        return {k: getattr(self, k) for k in self._get_param_names()}
+
+    def set_params(self, **params):
+        """Set constructor parameters; an unknown name raises ``ValueError``."""
+        valid = self._get_param_names()
+        for k, v in params.items():
+            if k not in valid:
+                raise ValueError(f"Invalid parameter {k!r} for {type(self).__name__}; valid "
+                                 f"parameters: {valid}.")
+            setattr(self, k, v)
+        return self
+
+    def __repr__(self):
+        sig = inspect.signature(type(self).__init__)
+        shown = [f"{k}={getattr(self, k)!r}" for k, p in sig.parameters.items()
+                 if k != "self" and getattr(self, k) is not p.default
+                 and getattr(self, k) != p.default]
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "n_features_in_")
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.non_deterministic = False
-        return tags
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(multi_class=False),
+                    input_tags=InputTags(two_d_array=False, allow_nan=False))
+
+    def score(self, bags, y):
+        """Bag accuracy against labels ``y`` in ``{0, 1}`` (or ``{-1, +1}``, bool)."""
+        pred = self.predict(bags)
+        yy = check_labels_pm1(y, "y", n=pred.shape[0]) > 0
+        return float(np.mean((pred == 1) == yy))
 
     def fit(self, bags, y):
         """Fit on labelled bags.
