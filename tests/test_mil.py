@@ -314,3 +314,14 @@ def test_parameter_protocol_and_model_selection(toy):
         est.set_params(C3=1.0)
     g = GridSearchCV(MISVM(), {"C2": [1.0, 10.0]}, cv=3).fit(bags, y)
     assert g.best_score_ >= 0.9 and g.best_estimator_.score(bags, y) >= 0.9
+
+
+@pytest.mark.parametrize("solver", [instance_mi_svm, witness_mi_svm])
+def test_alternation_cap_warns(solver, toy):
+    from weaklabel._validation import ConvergenceWarning
+
+    (bags, y, _), _ = toy
+    X, ptr = stack_mil_bags(bags)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        res = solver(X, ptr, y, 10.0, 10.0, "gaussian", max_iter=1)
+    assert not res.converged and res.n_iter == 1

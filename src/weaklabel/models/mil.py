@@ -250,7 +250,8 @@ _SVM_PARAMS = """
         Gaussian width, ``k = exp(-||x - y||^2 / (2 sigma^2))``; ``"scale"``: the data-driven
         width of :func:`weaklabel.models._base.scale_sigma` on the training instances. The
         paper's grid is ``sigma in {0.25, 0.5, 1, 2, 4} sqrt(gamma)``, gamma the mean
-        squared distance between training instances.
+        squared distance between training instances:
+        ``weaklabel.solvers.wellsvm.gamma_width(np.vstack(bags), ratio)``.
     degree, coef0 : polynomial kernel parameters.
     max_iter : int, default=50
         Cap on the alternations (SVM solves); ``ConvergenceWarning`` when reached.

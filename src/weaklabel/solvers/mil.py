@@ -343,6 +343,8 @@ def witness_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max_
     if not converged:
         warn_not_converged("witness_mi_svm", max_iter, changes[-1],
                            what="number of changed witnesses", tol_param=None)
+        ay, rho, _ = _svm(S @ (K @ S.T), y, C, tol)  # the SVM of the final witnesses
+        coef = S.T @ ay
     labels = -np.ones(N)
     labels[witness] = 1.0
     return MISVMResult(coef=coef, rho=float(rho), instance_labels=labels, witnesses=witness,
