@@ -160,13 +160,19 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
             i = index[s]
             a0 = alpha[i]
             # dots[t] = v_t'x_i
-            for t in range(T):
-                dots[t] = 0.0
-            for k in range(indptr[i], indptr[i + 1]):
-                c = indices[k]
-                x = data[k]
+            if T == 1:  # the plain SVM: a scalar accumulator
+                acc = 0.0
+                for k in range(indptr[i], indptr[i + 1]):
+                    acc += V[0, indices[k]] * data[k]
+                dots[0] = acc
+            else:
                 for t in range(T):
-                    dots[t] += V[t, c] * x
+                    dots[t] = 0.0
+                for k in range(indptr[i], indptr[i + 1]):
+                    c = indices[k]
+                    x = data[k]
+                    for t in range(T):
+                        dots[t] += V[t, c] * x
             if has_b:
                 for t in range(T):
                     dots[t] += V[t, dcol] * bval
@@ -205,11 +211,16 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
                 delta = a1 - a0
                 if delta != 0.0:
                     alpha[i] = a1
-                    for k in range(indptr[i], indptr[i + 1]):
-                        c = indices[k]
-                        x = delta * data[k]
-                        for t in range(T):
-                            V[t, c] += Z[i, t] * x
+                    if T == 1:
+                        dz = delta * Z[i, 0]
+                        for k in range(indptr[i], indptr[i + 1]):
+                            V[0, indices[k]] += dz * data[k]
+                    else:
+                        for k in range(indptr[i], indptr[i + 1]):
+                            c = indices[k]
+                            x = delta * data[k]
+                            for t in range(T):
+                                V[t, c] += Z[i, t] * x
                     if has_b:
                         for t in range(T):
                             V[t, dcol] += Z[i, t] * delta * bval
