@@ -3,10 +3,12 @@ solvers of WellSVM (Hsieh et al. 2008; Li et al. 2013, Section 4.1.2 and footnot
 
 import tracemalloc
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import needs_mirror
 from sklearn.svm import LinearSVC
 
 from weaklabel._validation import ConvergenceWarning
@@ -14,12 +16,20 @@ from weaklabel.kernels import KernelRowCache
 from weaklabel.reference.linear import linear_svm_dual_value, linear_svm_primal_qp
 from weaklabel.solvers.linear import (
     linear_label_kernel_dual,
+    linear_label_quadratic,
     linear_mlkl,
     linear_oracle_scores,
     linear_svm_dual_cd,
+    linear_violated_label,
 )
-from weaklabel.solvers.smo import label_kernel_dual
-from weaklabel.solvers.wellsvm import band_oracle, mlkl, sort_oracle_ssl
+from weaklabel.solvers.smo import label_kernel_dual, label_kernel_quadratic
+from weaklabel.solvers.wellsvm import (
+    band_oracle,
+    mlkl,
+    sort_oracle_ssl,
+    ssl_n_pos,
+    violated_label,
+)
 
 
 def rel(a, b):
@@ -186,6 +196,62 @@ def test_oracle_scores_match_kernel_version_and_oracles():
     np.testing.assert_array_equal(band_oracle(r_lin, 0.1 * n), band_oracle(r_ker, 0.1 * n))
 
 
+def test_label_kernel_with_one_label_is_the_plain_svm():
+    X, y = sparse_problem(n=120, seed=10)
+    C = np.where(np.arange(120) < 40, 1.0, 0.2)
+    svm = linear_svm_dual_cd(X, y, C, tol=1e-9, max_iter=100_000, random_state=3)
+    lk = linear_label_kernel_dual(X, y, 1.0, C, tol=1e-9, max_iter=100_000, random_state=3)
+    np.testing.assert_array_equal(lk.alpha, svm.alpha)
+    assert rel(-lk.objective, svm.dual_objective) < 1e-12
+    # the squared hinge is the label kernel with D = 1/(2C) and no upper bound active
+    l2 = linear_svm_dual_cd(X, y, 0.5, loss="l2", tol=1e-9, max_iter=100_000)
+    lk2 = linear_label_kernel_dual(X, y, 1.0, 1e6, diag=1.0, tol=1e-9, max_iter=100_000)
+    assert rel(-lk2.objective, l2.dual_objective) < 1e-8
+
+
+def test_violated_label_search_matches_kernel_version():
+    X, Y, rng = label_problem(n=80, seed=11)
+    n = X.shape[0]
+    cache = KernelRowCache(X, kernel="linear")
+    alpha = linear_label_kernel_dual(X, Y, [0.5, 0.3, 0.2], 0.5, tol=1e-6).alpha
+    np.testing.assert_allclose(linear_label_quadratic(sp.csr_matrix(X), alpha, Y),
+                               label_kernel_quadratic(cache, Y, alpha), rtol=1e-10)
+    mask = np.arange(n) < 15
+    ssl = partial(sort_oracle_ssl, y_l=Y[0][mask], labelled_mask=mask,
+                  n_pos=ssl_n_pos(n - 15, Y[0][mask]))
+
+    def band(r, f):
+        return band_oracle(r, 0.1 * n, f)
+
+    for oracle in (ssl, band):
+        lin = linear_violated_label(sp.csr_matrix(X), alpha, Y, oracle)
+        ker = violated_label(alpha, cache, Y, oracle)
+        np.testing.assert_array_equal(lin.y, ker.y)
+        assert lin.n_ascent == ker.n_ascent and lin.violated == ker.violated
+        assert rel(lin.value, ker.value) < 1e-10 and lin.prop4["holds"]
+
+
+@needs_mirror
+@pytest.mark.slow
+def test_a9a_tight_tolerance_against_liblinear():
+    from weaklabel.data import load
+
+    ds = load("libsvm-a9a", sparse=True)
+    X = ds.X[:3000]
+    X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                      shape=X.shape)
+    y = np.asarray(ds.y[:3000], dtype=np.float64)
+    for loss, skl in (("l1", "hinge"), ("l2", "squared_hinge")):
+        for bias in (False, True):
+            r = linear_svm_dual_cd(X, y, 1.0, loss=loss, bias=bias, tol=1e-7,
+                                   max_iter=1_000_000, random_state=0)
+            m = LinearSVC(C=1.0, loss=skl, dual=True, fit_intercept=bias, tol=1e-7,
+                          max_iter=1_000_000, random_state=0).fit(X, y)
+            b = float(m.intercept_[0]) if bias else 0.0
+            assert r.converged
+            assert rel(r.objective, primal(X, y, 1.0, m.coef_.ravel(), b, loss)) < 1e-6
+
+
 def test_memory_linear_in_nnz_no_gram():
     rng = np.random.default_rng(9)
     n, d = 20_000, 2_000
@@ -195,7 +261,11 @@ def test_memory_linear_in_nnz_no_gram():
     n = X.shape[0]
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
     Y = np.vstack([y, -y, y])
-    linear_svm_dual_cd(X[:50], y[:50], 1.0, max_iter=2)  # compiled code loaded
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        # compiled code loaded (or compiled) before tracing
+        linear_svm_dual_cd(X[:50], y[:50], 1.0, max_iter=2)
+        linear_label_kernel_dual(X[:50], Y[:, :50], [0.5, 0.3, 0.2], 1.0, max_iter=2)
     tracemalloc.start()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
