@@ -58,7 +58,8 @@ _INF = np.inf
 
 
 # --------------------------------------------------------------------------- input
-def _csr_input(X, name: str = "X", *, allow_empty_rows: bool = False):
+def _csr_input(X, name: str = "X", *, allow_empty_rows: bool = False,
+               empty_hint: str = "drop these rows"):
     """``(indptr, indices, data, n, d)`` of ``X`` in canonical CSR (sorted, no duplicates, no
     explicit zeros), copying only when ``X`` is not already so."""
     if X is None:
@@ -96,7 +97,7 @@ def _csr_input(X, name: str = "X", *, allow_empty_rows: bool = False):
             raise ValueError(
                 f"{name} has {empty.size} all-zero row(s) (first: row {int(empty[0])}); such "
                 "a point has no curvature in the dual without an offset (x_i'x_i = 0) and "
-                "does not change the solution: drop these rows (or use bias=True).")
+                f"does not change the solution: {empty_hint}.")
     return indptr, indices, A.data, n, d
 
 
@@ -395,7 +396,8 @@ def linear_svm_dual_cd(X, y, C=1.0, *, loss: str = "l1", bias: bool = False,
     LinearCDResult
     """
     check_choice(loss, "loss", {"l1", "l2"})
-    indptr, indices, data, n, d = _csr_input(X, "X", allow_empty_rows=bool(bias))
+    indptr, indices, data, n, d = _csr_input(X, "X", allow_empty_rows=bool(bias),
+                                             empty_hint="drop these rows (or use bias=True)")
     yv = check_vector(y, "y", n=n)
     if not np.all((yv == 1.0) | (yv == -1.0)):
         raise ValueError(f"y must hold labels +1 / -1, got values {np.unique(yv)[:5].tolist()}.")
