@@ -171,7 +171,7 @@ def test_linear_mlkl_matches_mlkl():
                       inner_max_iter=100_000)
     assert rel(lin.objective, ker.objective) < 1e-6
     assert rel(lin.lower, ker.lower) < 1e-5
-    np.testing.assert_allclose(lin.mu, ker.mu, atol=1e-3)
+    np.testing.assert_allclose(lin.mu, ker.mu, atol=1e-6)
     single = linear_mlkl(X, Y[:1], C, inner_tol=1e-8)
     assert single.stop_reason == "single" and single.n_iter == 1
 
