@@ -59,12 +59,14 @@ from .._validation import (
     check_vector,
     warn_not_converged,
 )
-from ..kernels import gram, make_kernel
+from ..kernels import gram, kernel_diag, make_kernel
 from .smo import KernelRowCache, label_kernel_dual, label_kernel_quadratic
 
-__all__ = ["MLKLResult", "ViolatedLabel", "WellSVMResult", "bag_argmax_oracle",
-           "band_oracle", "gamma_width", "mlkl", "sort_oracle_ssl", "ssl_n_pos",
-           "violated_label", "wellsvm", "wellsvm_decision_function"]
+__all__ = ["MLKLResult", "ViolatedLabel", "WellSVMClusteringResult", "WellSVMMILResult",
+           "WellSVMResult", "bag_argmax_oracle", "band_oracle", "clustering_beta",
+           "gamma_width", "label_generation", "mlkl", "sort_oracle_ssl", "ssl_n_pos",
+           "violated_label", "wellsvm", "wellsvm_clustering", "wellsvm_decision_function",
+           "wellsvm_mil", "wellsvm_mil_decision_function"]
 
 
 # --------------------------------------------------------------------------- kernel width
@@ -651,6 +653,139 @@ def wellsvm(X, y, C1=1.0, C2=0.1, kernel="linear", *, variant: str = "paper",
     return res
 
 
+# --------------------------------------------------------------------------- the shared loop
+def _same_up_to_sign(labels, y) -> bool:
+    """``y`` or ``-y`` is a row of ``labels`` (they give the same label kernel)."""
+    Y = np.asarray(labels)
+    return bool(np.any(np.all(Y == y, axis=1)) or np.any(np.all(Y == -y, axis=1)))
+
+
+def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: float = 1e-3,
+                     thr: float = 1e-3, max_outer: int = 50, mkl_tol: float = 1e-3,
+                     mkl_max_iter: int = 100, inner_eps: float = 1e-5,
+                     sign_symmetric: bool = False, solve=None, find_violated=None,
+                     name: str = "wellsvm", variant: str = "paper", verbose: bool = False,
+                     verbose_name=None, stacklevel: int = 3) -> WellSVMResult:
+    """The label-generation cutting plane of Li et al. 2013 (Algorithm 1; Algorithms 2, 3 and
+    4 are this loop with the SSL, MIL and clustering label sets).
+
+    ``C = {y0}``; solve the MLKL over ``C`` (Eq. (15) / (28) / (36)); find a violated label
+    (``violated_label`` with ``oracle``: ``y_bar = argmax_C y'Hy``, then the exact linear
+    maximiser over ``B`` and the monotone ascent, Prop. 4 checked); stop when none is
+    violated by the relative ``eps``, or when the relative decrease of the MLKL objective
+    ``(p^(t-1) - p^(t)) / |p^(t-1)|`` is below ``thr``, or after ``max_outer`` additions.
+    A new label enters the warm-started MLKL with weight 0.1, the old weights scaled by 0.9.
+
+    Parameters
+    ----------
+    cache : KernelRowCache or None
+        Rows of ``K`` on the training points (unused, may be None, when both ``solve`` and
+        ``find_violated`` are given).
+    y0 : array (N,)
+        Initial label vector (the first member of the working set; for MIL the key-instance
+        indicator ``d``).
+    C : float or array (N,)
+        Box costs of the hinge dual without offset, ``0 <= a_i <= C_i``.
+    oracle : callable ``oracle(r, f) -> y``
+        Exact maximiser of ``r'y`` over the label set (see :func:`violated_label`).
+    X, kernel : the data and kernel of ``cache`` (forwarded to the inner solver).
+    eps, thr, max_outer : stopping rules (above).
+    mkl_tol, mkl_max_iter, inner_eps : MLKL settings (:func:`mlkl`).
+    sign_symmetric : bool
+        The label set is closed under ``y -> -y`` (clustering): a generated label equal to
+        a member of ``C`` up to sign is not added (it gives the same base kernel).
+    solve : callable ``solve(labels, mu0, alpha0) -> MLKLResult``, optional
+        Replaces :func:`mlkl` (MIL, whose base kernels are not ``K o yy'``).
+    find_violated : callable ``find_violated(alpha, labels) -> ViolatedLabel``, optional
+        Replaces :func:`violated_label` with ``oracle`` (``oracle`` is then unused).
+    name : str
+        Solver name in the warnings.
+    variant : str
+        Stored in the result.
+    verbose : bool
+        One line per outer iteration, prefixed by ``verbose_name`` (default ``name``).
+    stacklevel : int
+        Of the convergence warnings (3: the caller of this function).
+
+    Returns
+    -------
+    WellSVMResult
+        ``info`` holds ``stop_reason``, ``mkl_gap``, ``seconds_oracle``, ``eps``, ``thr``,
+        ``mkl_tol``, ``inner_eps`` and ``n_duplicates`` (labels refused as sign duplicates).
+
+    Warns
+    -----
+    ConvergenceWarning
+        At ``max_outer``, or when an MLKL solve stopped at ``mkl_max_iter``.
+    """
+    if solve is None:
+        def solve(labels, mu0, alpha0):
+            return mlkl(cache, labels, C, problem="box", mu0=mu0, alpha0=alpha0, tol=mkl_tol,
+                        max_iter=mkl_max_iter, inner_eps=inner_eps, X=X, kernel=kernel)
+    if find_violated is None:
+        def find_violated(alpha, labels):
+            return violated_label(alpha, cache, labels, oracle, eps=eps)
+    prefix = name if verbose_name is None else verbose_name
+    labels = [np.asarray(y0, dtype=np.float64)]
+    res = solve(np.array(labels), None, None)
+    path = [res.objective]
+    n_inner = [res.n_iter]
+    checks = []
+    mkl_unconverged = 0
+    converged = False
+    stop = "max_outer"
+    n_outer = 0
+    n_dup = 0
+    seconds_oracle = 0.0
+    while n_outer < max_outer:
+        t_o = time.perf_counter()
+        vl = find_violated(res.alpha, np.array(labels))
+        seconds_oracle += time.perf_counter() - t_o
+        chk = dict(vl.prop4, added=vl.violated, increase=vl.value > vl.working_max,
+                   value=vl.value, working_max=vl.working_max)
+        if vl.violated and not chk["increase"]:
+            chk["holds"] = False
+        if sign_symmetric and vl.violated and _same_up_to_sign(labels, vl.y):
+            chk["added"], chk["duplicate"] = False, True
+            n_dup += 1
+        checks.append(chk)
+        if not chk["added"]:
+            converged, stop = True, "no violated label"
+            break
+        n_outer += 1
+        # warm start: the new label enters with weight 0.1 (the theta-mixture start of the
+        # authors' code), the old weights scaled by 0.9
+        mu0 = np.append(0.9 * res.mu, 0.1)
+        labels.append(vl.y)
+        prev = res.objective
+        res = solve(np.array(labels), mu0, res.alpha)
+        mkl_unconverged += not res.converged
+        path.append(res.objective)
+        n_inner.append(res.n_iter)
+        if verbose:
+            print(f"{prefix}: outer {n_outer}: |C| = {len(labels)}, objective "
+                  f"{res.objective:.8g}, MKL iterations {res.n_iter}")
+        if (prev - res.objective) < thr * max(abs(prev), 1e-12):
+            converged, stop = True, "objective decrease below thr"
+            break
+    if not converged:
+        warn_not_converged(name, max_outer, checks[-1]["value"] / max(
+            checks[-1]["working_max"], 1e-300) - 1.0, what="relative label violation",
+            param="max_outer", tol_param="eps", stacklevel=stacklevel)
+    if mkl_unconverged:
+        warn_not_converged(f"{name} (MLKL)", mkl_max_iter, res.gap,
+                           what="MLKL duality gap", param="mkl_max_iter", tol_param="mkl_tol",
+                           stacklevel=stacklevel)
+    return WellSVMResult(alpha=res.alpha, mu=res.mu, labels=np.array(labels),
+                         objective_path=path, n_outer=n_outer, n_inner=n_inner,
+                         converged=converged, prop4_checks=checks, seconds=0.0,
+                         variant=variant,
+                         info={"stop_reason": stop, "mkl_gap": res.gap,
+                               "seconds_oracle": seconds_oracle, "eps": eps, "thr": thr,
+                               "mkl_tol": mkl_tol, "inner_eps": inner_eps,
+                               "n_duplicates": n_dup})
+
+
 def _ssl_oracle(mask, y, n_pos, use_tie=True):
     y_l = y[mask]
 
@@ -672,62 +807,15 @@ def _run_paper(X, y, mask, kern, cache, Cvec, *, eps, thr, max_outer, mkl_tol, m
     f0 = _svm_init(X, kern, cache, y, mask, float(Cvec[mask][0]))
     y0 = sort_oracle_ssl(f0, f0, y[mask], mask, n_pos)
     seconds_init = time.perf_counter() - t_init
-    labels = [y0]
-    res = mlkl(cache, np.array(labels), Cvec, problem="box", tol=mkl_tol,
-               max_iter=mkl_max_iter, inner_eps=inner_eps, X=X, kernel=kern)
-    path = [res.objective]
-    n_inner = [res.n_iter]
-    checks = []
-    mkl_unconverged = 0
-    converged = False
-    stop = "max_outer"
-    n_outer = 0
-    seconds_oracle = 0.0
-    while n_outer < max_outer:
-        t_o = time.perf_counter()
-        vl = violated_label(res.alpha, cache, np.array(labels), oracle, eps=eps)
-        seconds_oracle += time.perf_counter() - t_o
-        chk = dict(vl.prop4, added=vl.violated, increase=vl.value > vl.working_max,
-                   value=vl.value, working_max=vl.working_max)
-        if vl.violated and not chk["increase"]:
-            chk["holds"] = False
-        checks.append(chk)
-        if not vl.violated:
-            converged, stop = True, "no violated label"
-            break
-        n_outer += 1
-        # warm start: the new label enters with weight 0.1 (the theta-mixture start of the
-        # authors' code), the old weights scaled by 0.9
-        mu0 = np.append(0.9 * res.mu, 0.1)
-        labels.append(vl.y)
-        prev = res.objective
-        res = mlkl(cache, np.array(labels), Cvec, problem="box", mu0=mu0, alpha0=res.alpha,
-                   tol=mkl_tol, max_iter=mkl_max_iter, inner_eps=inner_eps, X=X, kernel=kern)
-        mkl_unconverged += not res.converged
-        path.append(res.objective)
-        n_inner.append(res.n_iter)
-        if verbose:
-            print(f"wellsvm[paper]: outer {n_outer}: |C| = {len(labels)}, objective "
-                  f"{res.objective:.8g}, MKL iterations {res.n_iter}")
-        if (prev - res.objective) < thr * max(abs(prev), 1e-12):
-            converged, stop = True, "objective decrease below thr"
-            break
-    if not converged:
-        warn_not_converged("wellsvm", max_outer, checks[-1]["value"] / max(
-            checks[-1]["working_max"], 1e-300) - 1.0, what="relative label violation",
-            param="max_outer", tol_param="eps", stacklevel=4)
-    if mkl_unconverged:
-        warn_not_converged("wellsvm (MLKL)", mkl_max_iter, res.gap,
-                           what="MLKL duality gap", param="mkl_max_iter", tol_param="mkl_tol",
-                           stacklevel=4)
-    return WellSVMResult(alpha=res.alpha, mu=res.mu, labels=np.array(labels),
-                         objective_path=path, n_outer=n_outer, n_inner=n_inner,
-                         converged=converged, prop4_checks=checks, seconds=0.0,
-                         variant="paper",
-                         info={"stop_reason": stop, "init_labels": y0, "n_pos": n_pos,
-                               "mkl_gap": res.gap, "seconds_init": seconds_init,
-                               "seconds_oracle": seconds_oracle, "eps": eps, "thr": thr,
-                               "mkl_tol": mkl_tol, "inner_eps": inner_eps})
+    res = label_generation(cache, y0, Cvec, oracle, X=X, kernel=kern, eps=eps, thr=thr,
+                           max_outer=max_outer, mkl_tol=mkl_tol, mkl_max_iter=mkl_max_iter,
+                           inner_eps=inner_eps, name="wellsvm", verbose=verbose,
+                           verbose_name="wellsvm[paper]", stacklevel=5)
+    info = {"stop_reason": res.info["stop_reason"], "init_labels": y0, "n_pos": n_pos,
+            "mkl_gap": res.info["mkl_gap"], "seconds_init": seconds_init}
+    info.update({k: v for k, v in res.info.items() if k not in info})
+    res.info = info
+    return res
 
 
 def _ref_threshold(f_u, n_pos):
@@ -899,3 +987,476 @@ def wellsvm_decision_function(result: WellSVMResult, X_train, X, kernel=None) ->
     X = check_matrix(X, "X", min_rows=0, n_features=X_train.shape[1])
     sv = np.flatnonzero(coef != 0)
     return gram(X, X_train[sv], make_kernel(kern)) @ coef[sv]
+
+
+# --------------------------------------------------------------------------- clustering
+def clustering_beta(n: int, fraction: float) -> float:
+    """The balance bound ``beta`` of clustering from a fraction of ``N`` (Li et al. 2013,
+    Section 5.3: ``beta = 0.03 N`` for balanced and ``0.3 N`` for imbalanced data).
+
+    Returns ``fraction * n``, raised to 1 when ``n`` is odd and ``fraction * n < 1`` (no
+    labelling of an odd number of points has ``1'y = 0``).
+    """
+    n = check_int(n, "n", minimum=1)
+    fraction = check_positive(fraction, "beta_fraction", allow_zero=True)
+    if fraction > 1:
+        raise ValueError(f"beta_fraction must lie in [0, 1], got {fraction}.")
+    beta = fraction * n
+    return 1.0 if (n % 2 == 1 and beta < 1) else beta
+
+
+@dataclass(repr=False)
+class WellSVMClusteringResult:
+    """Result of :func:`wellsvm_clustering`.
+
+    Attributes
+    ----------
+    result : WellSVMResult
+        The label-generation run (working set, ``mu``, ``alpha``, objective path, Prop. 4
+        checks); ``result.coef`` gives ``f(x) = sum_i coef_i k(x_i, x)``.
+    assignment : array (N,) of +1 / -1
+        Cluster of every training point: ``sign f(x_i)`` (``f >= 0`` is +1), re-balanced by
+        sorting when ``|1'y| > beta`` (the band oracle on ``f``: the largest ``f`` keep +1).
+    decision : array (N,)
+        ``f(x_i)`` on the training points.
+    beta : float
+    selection_score : float
+        Label-free model-selection score, lower is better: the final MLKL objective ``p``
+        (the relaxation's optimum, Eq. (35); ``0 <= p <= C N`` by Assumption 1) divided by
+        ``C N``, i.e. the regularised hinge risk per point in units of the cost. It does not
+        look at class labels; like the objective itself it favours large ``C`` somewhat.
+    radius_margin : float
+        ``R^2 ||w||^2 / N`` with ``R^2 = max_i k(x_i, x_i)`` and ``||w||^2 = sum_t mu_t
+        (a o y_t)'K(a o y_t)`` (invariant to a rescaling of the kernel), a second label-free
+        score (lower is better).
+    init_labels : array (N,)
+    seconds : float
+    """
+
+    result: WellSVMResult
+    assignment: np.ndarray
+    decision: np.ndarray
+    beta: float
+    selection_score: float
+    radius_margin: float
+    init_labels: np.ndarray
+    seconds: float
+
+    def __repr__(self) -> str:
+        return (f"WellSVMClusteringResult(N={self.assignment.shape[0]}, beta={self.beta:g}, "
+                f"sizes=({int(np.sum(self.assignment > 0))}, "
+                f"{int(np.sum(self.assignment < 0))}), score={self.selection_score:.6g})")
+
+
+def _kernel_diagonal(X, kern):
+    """``k(x_i, x_i)`` for every row (the diagonal of a precomputed Gram matrix)."""
+    if isinstance(kern, str) and kern == "precomputed":
+        return np.diag(X).copy()
+    return kernel_diag(X, kern.code, kern.params)
+
+
+def _balanced_draws(n, n_draws, rng):
+    """``n_draws`` random balanced labellings (a random permutation, the first ``floor(n/2)``
+    get +1)."""
+    out = -np.ones((n_draws, n))
+    for t in range(n_draws):
+        out[t, rng.permutation(n)[:n // 2]] = 1.0
+    return out
+
+
+def wellsvm_clustering(X, C=1.0, kernel="linear", beta=None, *, beta_fraction: float = 0.03,
+                       n_init_draws: int = 20, random_state=None, eps: float = 1e-3,
+                       thr: float = 1e-3, max_outer: int = 50, mkl_tol: float = 1e-3,
+                       mkl_max_iter: int = 100, inner_eps: float = 1e-5,
+                       cache_mb: float = 200.0, verbose: bool = False
+                       ) -> WellSVMClusteringResult:
+    """WellSVM for maximum-margin clustering (Li et al. 2013, Section 4.3, Algorithm 4).
+
+    ``min_{y in B} min_w 1/2||w||^2 + C sum_i xi_i`` with ``B = {y in {-1,+1}^N : |1'y| <=
+    beta}`` (Eq. (32)), relaxed to the MLKL Eq. (35) and solved by :func:`label_generation`
+    with the hinge dual without offset ``0 <= a_i <= C`` (one cost; the paper's ``C_1`` in
+    Eq. (34) is read as that cost) and the band oracle of Eqs. (37)-(38)
+    (:func:`band_oracle`, tie key ``f_y_bar``). ``y`` and ``-y`` give the same base kernel:
+    a generated label equal to a working label up to sign is never added.
+
+    Initialisation (Section 5.3.1): ``n_init_draws`` random balanced labellings (a random
+    permutation, the first ``floor(N/2)`` points +1; seeded by ``random_state``), the one of
+    largest kernel alignment ``y'Ky / (N ||K||_F)`` (the largest ``y'Ky``) is the first
+    working label.
+
+    Cluster assignment (not stated in the paper; declared here): ``sign f(x_i)`` with ``f(x)
+    = sum_i alpha_i (sum_t mu_t y_ti) k(x_i, x)``, re-balanced by sorting when ``|1'y| >
+    beta`` (:func:`band_oracle` applied to ``f``).
+
+    Parameters
+    ----------
+    X : array (N, d), or (N, N) Gram matrix with ``kernel="precomputed"``
+    C : float
+        The cost (the paper's grid: 0.1, 0.5, 1, 5, 10, 100).
+    kernel : str, Kernel or "precomputed"
+    beta : float, optional
+        Balance bound, ``0 <= beta <= N`` (a count). Default: :func:`clustering_beta` of
+        ``beta_fraction``.
+    beta_fraction : float
+        ``beta / N`` when ``beta`` is None (0.03 balanced, 0.3 imbalanced in the paper).
+    n_init_draws : int
+    random_state : int, Generator or None
+    eps, thr, max_outer, mkl_tol, mkl_max_iter, inner_eps : see :func:`label_generation`.
+    cache_mb : float
+    verbose : bool
+
+    Returns
+    -------
+    WellSVMClusteringResult
+
+    Raises
+    ------
+    ValueError
+        ``beta`` outside ``[0, N]``, or ``beta < 1`` with ``N`` odd; ``X`` with fewer than
+        2 rows.
+    """
+    t0 = time.perf_counter()
+    if isinstance(kernel, str) and kernel == "precomputed":
+        X = check_matrix(X, "X", min_rows=2)
+        if X.shape[0] != X.shape[1]:
+            raise ValueError(f"X must be a square Gram matrix with kernel='precomputed', got "
+                             f"shape {X.shape}.")
+        kern = "precomputed"
+    else:
+        X = check_matrix(X, "X", min_rows=2)
+        kern = make_kernel(kernel)
+    n = X.shape[0]
+    C = check_positive(C, "C")
+    if beta is None:
+        beta = clustering_beta(n, beta_fraction)
+    beta = check_positive(beta, "beta", allow_zero=True)
+    if beta > n:
+        raise ValueError(f"beta must lie in [0, N] = [0, {n}], got {beta}.")
+    if n % 2 == 1 and beta < 1:
+        raise ValueError(f"beta={beta} admits no labelling of an odd number N={n} of points "
+                         "(|1'y| is odd); use beta >= 1.")
+    n_init_draws = check_int(n_init_draws, "n_init_draws", minimum=1)
+    max_outer = check_int(max_outer, "max_outer", minimum=1)
+    eps = check_positive(eps, "eps", allow_zero=True)
+    thr = check_positive(thr, "thr", allow_zero=True)
+    cache = KernelRowCache(X, kernel=kern, cache_mb=cache_mb)
+    rng = np.random.default_rng(random_state)
+    draws = _balanced_draws(n, n_init_draws, rng)
+    align = np.einsum("ti,it->t", draws, cache.matvec(draws.T))
+    y0 = draws[int(np.argmax(align))].copy()
+
+    def oracle(r, f):
+        return band_oracle(r, beta, f)
+
+    res = label_generation(cache, y0, C, oracle, X=X, kernel=kern, eps=eps, thr=thr,
+                           max_outer=max_outer, mkl_tol=mkl_tol, mkl_max_iter=mkl_max_iter,
+                           inner_eps=inner_eps, sign_symmetric=True,
+                           name="wellsvm_clustering", variant="clustering", verbose=verbose,
+                           stacklevel=4)
+    res.info.update(kernel=kern, C=C, beta=beta, init_labels=y0,
+                    init_alignment=float(align.max()))
+    f = cache.matvec(res.coef)
+    assignment = np.where(f >= 0, 1.0, -1.0)
+    if abs(assignment.sum()) > beta:
+        assignment = band_oracle(f, beta)
+    q = np.maximum(label_kernel_quadratic(cache, res.labels, res.alpha), 0.0)
+    w2 = float(res.mu @ q)
+    r2 = float(np.max(_kernel_diagonal(X, kern)))
+    res.seconds = time.perf_counter() - t0
+    return WellSVMClusteringResult(result=res, assignment=assignment, decision=f, beta=beta,
+                                   selection_score=float(res.objective_path[-1]) / (C * n),
+                                   radius_margin=r2 * w2 / n, init_labels=y0,
+                                   seconds=res.seconds)
+
+
+# --------------------------------------------------------------------------- MIL
+def _check_bags(instances, bag_ptr, bag_y):
+    """``(X, ptr, y)`` validated: ``ptr`` an increasing index-pointer array covering the rows
+    of ``X`` with non-empty bags, ``y`` +1 / -1 (or 1 / 0) per bag, both classes present."""
+    X = check_matrix(instances, "instances")
+    ptr = np.asarray(bag_ptr)
+    if ptr.ndim != 1 or ptr.size < 2 or not np.issubdtype(ptr.dtype, np.integer):
+        raise ValueError("bag_ptr must be a 1-D integer index-pointer array of length "
+                         "n_bags + 1 (bag b holds the rows bag_ptr[b]:bag_ptr[b+1]).")
+    if ptr[0] != 0 or ptr[-1] != X.shape[0]:
+        raise ValueError(f"bag_ptr must start at 0 and end at the number of instances "
+                         f"{X.shape[0]} (cover every instance), got {ptr[0]} ... {ptr[-1]}.")
+    if np.any(np.diff(ptr) < 1):
+        raise ValueError("bag_ptr must be strictly increasing: every bag needs at least one "
+                         "instance (empty bag found).")
+    y = check_vector(bag_y, "bag_y", n=ptr.size - 1)
+    vals = set(np.unique(y).tolist())
+    if vals <= {0.0, 1.0} and 0.0 in vals:
+        y = np.where(y > 0, 1.0, -1.0)
+    elif not vals <= {-1.0, 1.0}:
+        raise ValueError(f"bag_y must hold bag labels +1 / -1 (or 1 / 0), got values "
+                         f"{sorted(vals)[:5]}.")
+    if not (np.any(y > 0) and np.any(y < 0)):
+        raise ValueError("bag_y must contain at least one positive and one negative bag "
+                         "(zero bags of a class).")
+    return X, ptr.astype(np.int64), y
+
+
+class _MILKernels:
+    """The base kernels of Li et al. 2013, Eq. (26): ``K^d = K[idx_d, idx_d]`` with ``idx_d``
+    the key instances of the positive bags followed by every negative instance."""
+
+    def __init__(self, K, pos_inst, pos_ptr, neg_inst):
+        self.K = K
+        self.pos_inst = pos_inst          # global indices of the positive-bag instances
+        self.pos_ptr = pos_ptr            # bag pointer into pos_inst
+        self.neg_inst = neg_inst
+        self.p = pos_ptr.size - 1
+        self.bag_of = np.repeat(np.arange(self.p), np.diff(pos_ptr))
+
+    def idx(self, d):
+        return np.concatenate([self.pos_inst[d > 0.5], self.neg_inst])
+
+    def coef(self, alpha, d):
+        """Instance coefficients ``c`` with ``f_d(x) = sum_j c_j k(x_j, x)``."""
+        c = np.zeros(self.K.shape[0])
+        c[self.pos_inst[d > 0.5]] = alpha[:self.p]
+        c[self.neg_inst] = -alpha[self.p:]
+        return c
+
+    def value(self, alpha, d):
+        """``||sum_i a_i psi_i^d - sum_s a_s phi(x_s)||^2 = (a o y)'K^d(a o y)``."""
+        c = self.coef(alpha, d)
+        nz = np.flatnonzero(c)
+        return float(c[nz] @ self.K[np.ix_(nz, nz)] @ c[nz])
+
+
+def _mil_mlkl(mk, D, C, yhat, mu0, alpha0, *, tol, max_iter, inner_eps):
+    """Eq. (28) of Li et al. 2013 by MKLGL (the alternation of :func:`mlkl`) on the base
+    kernels ``K^{d_t} o yy'`` formed explicitly (``q x q``)."""
+    T = D.shape[0]
+    mu = np.full(T, 1.0 / T) if mu0 is None else np.asarray(mu0, float) / np.sum(mu0)
+    idx = [mk.idx(d) for d in D]
+    a = alpha0
+    history, inner = [], 0
+    converged, stop = False, "max_iter"
+    obj = lower = np.inf
+    change_tol = tol / 100.0
+    for _ in range(max_iter):
+        P = sum(m * mk.K[np.ix_(ix, ix)] for m, ix in zip(mu, idx))
+        pc = KernelRowCache(P, kernel="precomputed")
+        res = label_kernel_dual(None, yhat[None], [1.0], C, problem="box", alpha0=a,
+                                eps=inner_eps, cache=pc)
+        a = res.alpha
+        inner += res.n_iter
+        obj = -res.objective
+        history.append(obj)
+        q = np.array([max(mk.value(a, d), 0.0) for d in D])
+        lower = float(a.sum()) - 0.5 * float(q.max())
+        scale = max(abs(obj), 1e-12)
+        if T == 1:
+            converged, stop = True, "single"
+        elif obj - lower <= tol * scale:
+            converged, stop = True, "gap"
+        elif len(history) > 1 and history[-2] - obj < change_tol * scale:
+            converged, stop = True, "change"
+        w = mu * np.sqrt(q)
+        if converged or w.sum() <= 0:
+            converged = True
+            stop = stop if stop != "max_iter" else "gap"
+            break
+        mu = w / w.sum()
+    return MLKLResult(alpha=a, mu=mu, objective=float(obj), lower=float(lower),
+                      gap=float(max(obj - lower, 0.0)), n_iter=len(history),
+                      converged=converged, history=history, inner_iter=inner,
+                      stop_reason=stop)
+
+
+def _mil_violated(mk, alpha, D, *, eps, max_ascent=100):
+    """Li et al. 2013, Section 4.2: ``d_bar = argmax_C d'Hd + tau'd``, then Eq. (31) (the
+    per-bag argmax of ``r = H d_bar + tau/2``, ``r_v = a_bag(v) f_d_bar(x_v)``) repeated while
+    the value grows; Prop. 6 is checked on the first step."""
+    vals = np.array([mk.value(alpha, d) for d in D])
+    t_bar = int(np.argmax(vals))
+    working_max = float(vals[t_bar])
+    d_prev, v_prev = D[t_bar].copy(), working_max
+    prop = {}
+    n_ascent = 0
+    a_bag = alpha[:mk.p][mk.bag_of]
+    for step in range(max_ascent):
+        f = mk.K[mk.pos_inst] @ mk.coef(alpha, d_prev)
+        r = a_bag * f
+        d = bag_argmax_oracle(r, mk.pos_ptr, d_prev)
+        v = mk.value(alpha, d)
+        if step == 0:
+            lin_new, lin_old = float(r @ d), float(r @ d_prev)
+            scale = max(abs(lin_old), abs(v_prev), 1e-300)
+            premise = lin_new > lin_old + 1e-12 * scale
+            gain = v - v_prev
+            prop = {"premise": bool(premise), "linear_new": lin_new, "linear_bar": lin_old,
+                    "gain": gain, "holds": bool((not premise) or gain > -1e-10 * scale)}
+        if v > v_prev * (1.0 + 1e-12) + 1e-300:
+            d_prev, v_prev = d, v
+            n_ascent += 1
+        else:
+            break
+    violated = bool(n_ascent > 0 and v_prev > (1.0 + eps) * working_max)
+    return ViolatedLabel(y=d_prev, value=v_prev, working_max=working_max, y_bar_index=t_bar,
+                         n_ascent=n_ascent, violated=violated, prop4=prop)
+
+
+@dataclass(repr=False)
+class WellSVMMILResult:
+    """Result of :func:`wellsvm_mil` (bags in the caller's order).
+
+    Attributes
+    ----------
+    result : WellSVMResult
+        The label-generation run: ``alpha`` (``q = p + n_negative_instances``: one per
+        positive bag, then one per negative instance), ``mu``, ``labels`` (the key-instance
+        indicators ``d_t`` over the positive-bag instances, rows), objective path and the
+        Prop. 6 checks (``prop4_checks``, same fields). Its ``coef`` property does not apply
+        (``alpha`` and ``labels`` live on different index sets): use :attr:`coef`.
+    coef : array (N,)
+        Instance coefficients: ``f(x) = sum_j coef_j k(x_j, x)`` (Li et al. 2013, Section
+        4.2: ``w_t = mu_t (sum_i a_i psi_i^{d_t} - sum_s a_s phi(x_s))``).
+    instance_scores : array (N,)
+        ``f`` on the training instances.
+    bag_scores : array (n_bags,)
+        ``max_j f(x_ij)``.
+    roi : array (n_bags,) of int
+        Index inside each bag of its highest-scoring instance (the located ROI).
+    key_instances : array (n_positive_bags,) of int
+        Key instance (index inside the bag) of each positive bag in the highest-``mu``
+        label of the working set.
+    init_keys : array (n_positive_bags,) of int
+    positive_bags : array of int
+        Indices of the positive bags (caller's order).
+    seconds : float
+    """
+
+    result: WellSVMResult
+    coef: np.ndarray
+    instance_scores: np.ndarray
+    bag_scores: np.ndarray
+    roi: np.ndarray
+    key_instances: np.ndarray
+    init_keys: np.ndarray
+    positive_bags: np.ndarray
+    seconds: float
+    info: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return (f"WellSVMMILResult(n_bags={self.bag_scores.shape[0]}, "
+                f"T={self.result.mu.shape[0]}, n_outer={self.result.n_outer}, "
+                f"converged={self.result.converged})")
+
+
+def wellsvm_mil(instances, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="linear", *,
+                eps: float = 1e-3, thr: float = 1e-3, max_outer: int = 50,
+                mkl_tol: float = 1e-3, mkl_max_iter: int = 100, inner_eps: float = 1e-5,
+                verbose: bool = False) -> WellSVMMILResult:
+    """WellSVM for multi-instance learning / ROI location (Li et al. 2013, Section 4.2,
+    Algorithm 3).
+
+    One key instance per positive bag (``d in Delta``), one constraint and slack per
+    negative instance (Eq. (24)); dual Eq. (25) with ``0 <= a_i <= C1`` on the positive
+    bags and ``0 <= a_s <= C2`` on the negative instances; the relaxation Eq. (27) is solved
+    by :func:`label_generation` whose MLKL (Eq. (28), MKLGL) works on the base kernels
+    ``K^{d_t}`` of Eq. (26), and whose violated ``d`` is the per-bag argmax of Eq. (31)
+    (:func:`bag_argmax_oracle`, a bag with ``a_i = 0`` keeps its key) followed by the same
+    monotone ascent as SSL; Prop. 6 is checked at every oracle call and recorded.
+
+    Bags may come in any order (the paper puts the positive bags first; the positive bags
+    are taken in the caller's order internally). Initialisation (not given in the paper;
+    declared here): a C-SVM with bias (cost ``C1``) trained on the input-space means of the
+    positive bags (+1) against every negative instance (-1); each positive bag's key
+    instance is its instance of largest decision value.
+
+    Parameters
+    ----------
+    instances : array (N, d)
+        Every instance, bag after bag.
+    bag_ptr : int array (n_bags + 1,)
+        Bag ``b`` holds ``instances[bag_ptr[b]:bag_ptr[b+1]]``; ``bag_ptr[0] = 0``,
+        ``bag_ptr[-1] = N``, strictly increasing.
+    bag_y : array (n_bags,)
+        +1 / -1 (or 1 / 0); both classes must occur.
+    C1, C2 : float
+        Costs of the positive bags and of the negative instances (Eq. (23)).
+    kernel : str or Kernel
+    eps, thr, max_outer, mkl_tol, mkl_max_iter, inner_eps, verbose : see
+        :func:`label_generation`.
+
+    Returns
+    -------
+    WellSVMMILResult
+
+    Raises
+    ------
+    ValueError
+        Empty bags, ``bag_ptr`` not increasing or not covering the instances, bags of one
+        class only, bad ``bag_y`` values or costs.
+    """
+    t0 = time.perf_counter()
+    X, ptr, y = _check_bags(instances, bag_ptr, bag_y)
+    C1 = check_positive(C1, "C1")
+    C2 = check_positive(C2, "C2")
+    max_outer = check_int(max_outer, "max_outer", minimum=1)
+    kern = make_kernel(kernel)
+    K = gram(X, kernel=kern)
+    pos_bags = np.flatnonzero(y > 0)
+    neg_bags = np.flatnonzero(y < 0)
+    sizes = np.diff(ptr)
+    pos_inst = np.concatenate([np.arange(ptr[b], ptr[b + 1]) for b in pos_bags])
+    neg_inst = np.concatenate([np.arange(ptr[b], ptr[b + 1]) for b in neg_bags])
+    pos_ptr = np.concatenate([[0], np.cumsum(sizes[pos_bags])]).astype(np.int64)
+    mk = _MILKernels(K, pos_inst, pos_ptr, neg_inst)
+    p = pos_bags.size
+    q = p + neg_inst.size
+    Cvec = np.where(np.arange(q) < p, C1, C2)
+    yhat = np.where(np.arange(q) < p, 1.0, -1.0)
+    # initial key instances: SVM on positive-bag means vs negative instances
+    from .smo import svc_dual
+    means = np.array([X[ptr[b]:ptr[b + 1]].mean(axis=0) for b in pos_bags])
+    Xi = np.vstack([means, X[neg_inst]])
+    yi = np.concatenate([np.ones(p), -np.ones(neg_inst.size)])
+    s = svc_dual(Xi, yi, C1, kern, eps=1e-5)
+    f_init = gram(X[pos_inst], Xi, kern) @ (s.alpha * yi) - s.rho
+    d0 = bag_argmax_oracle(f_init, pos_ptr)
+
+    def solve(D, mu0, alpha0):
+        return _mil_mlkl(mk, D, Cvec, yhat, mu0, alpha0, tol=mkl_tol, max_iter=mkl_max_iter,
+                         inner_eps=inner_eps)
+
+    def find_violated(alpha, D):
+        return _mil_violated(mk, alpha, D, eps=eps)
+
+    res = label_generation(None, d0, Cvec, None, eps=eps, thr=thr, max_outer=max_outer,
+                           mkl_tol=mkl_tol, mkl_max_iter=mkl_max_iter, inner_eps=inner_eps,
+                           solve=solve, find_violated=find_violated, name="wellsvm_mil",
+                           variant="mil", verbose=verbose, stacklevel=4)
+    coef = np.zeros(X.shape[0])
+    for m, d in zip(res.mu, res.labels):
+        coef += m * mk.coef(res.alpha, d)
+    fx = K @ coef
+    bag_scores = np.array([fx[ptr[b]:ptr[b + 1]].max() for b in range(sizes.size)])
+    roi = np.array([int(np.argmax(fx[ptr[b]:ptr[b + 1]])) for b in range(sizes.size)])
+    top = res.labels[int(np.argmax(res.mu))]
+    keys = np.array([int(np.argmax(top[pos_ptr[i]:pos_ptr[i + 1]])) for i in range(p)])
+    init_keys = np.array([int(np.argmax(d0[pos_ptr[i]:pos_ptr[i + 1]])) for i in range(p)])
+    res.info.update(kernel=kern, C1=C1, C2=C2)
+    res.seconds = time.perf_counter() - t0
+    failed = [c for c in res.prop4_checks if not c.get("holds", True)]
+    if failed:
+        warnings.warn(f"wellsvm_mil: {len(failed)} Prop. 6 check(s) failed (a key-instance "
+                      "assignment reported violated does not increase the objective); lower "
+                      "inner_eps.", RuntimeWarning, stacklevel=2)
+    return WellSVMMILResult(result=res, coef=coef, instance_scores=fx, bag_scores=bag_scores,
+                            roi=roi, key_instances=keys, init_keys=init_keys,
+                            positive_bags=pos_bags, seconds=res.seconds,
+                            info={"X": X, "kernel": kern})
+
+
+def wellsvm_mil_decision_function(result: WellSVMMILResult, X) -> np.ndarray:
+    """``f(x) = sum_j coef_j k(x_j, x)`` for instances ``X`` (each instance a bag; Li et al.
+    2013, Section 4.2); a bag's score is the max over its instances."""
+    Xtr = result.info["X"]
+    X = check_matrix(X, "X", min_rows=0, n_features=Xtr.shape[1])
+    sv = np.flatnonzero(result.coef != 0)
+    return gram(X, Xtr[sv], result.info["kernel"]) @ result.coef[sv]

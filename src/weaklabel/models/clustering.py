@@ -1,0 +1,329 @@
+"""Two-cluster baselines of Li et al. 2013 (Section 5.3, Table 11) as scikit-learn clusterers.
+
+``fit(X)`` then ``labels_`` (``0`` / ``1``, scikit-learn's convention for clusterers; the
+solvers of :mod:`weaklabel.solvers.mmc` use ``-1`` / ``+1``, and ``labels_ = (y > 0)``).
+Score a clustering with :func:`weaklabel.solvers.mmc.clustering_accuracy`.
+
+- :class:`KernelKMeans` -- KKM, and KKM-r with ``init="alignment"``;
+- :class:`AlignedKMeans` -- KM-r: scikit-learn ``KMeans`` started from the centroids of the
+  alignment initialisation (plain KM is ``sklearn.cluster.KMeans(2)``);
+- :class:`IterSVR` -- IterSVR / IterSVR-r (Zhang, Tsang & Kwok 2007);
+- :class:`CPMMC` -- Zhao, Wang & Zhang 2008;
+- :class:`GMMC` -- the GMMC-style SDP relaxation (:mod:`weaklabel.reference.mmc`);
+  ``ran_`` is False (and ``labels_`` all 0) beyond ``max_n`` or the time limit;
+- :func:`normalized_cut_labels` -- NC (Shi & Malik 2000) by scikit-learn's
+  ``SpectralClustering`` on the precomputed Gaussian kernel.
+
+Kernel widths: ``sigma`` is a number, ``"scale"`` (scikit-learn's ``gamma="scale"``) or
+``"gamma"``: the rule of Li et al. 2013, Section 5.1.1, ``sigma_ratio * sqrt(gamma)``
+(:func:`weaklabel.solvers.wellsvm.gamma_width`; the paper's grid of ratios is 0.25 ... 4).
+``beta=None`` means ``0.03 N`` (the paper's value for balanced data; at least 1 when a
+label balance has an odd ``N``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin
+
+from .._validation import check_choice, check_int, check_matrix, check_positive
+from ..kernels import gram, make_kernel
+from ..solvers.mmc import alignment_init, check_beta, cpmmc, iter_svr, kernel_kmeans
+from ..solvers.wellsvm import gamma_width
+from ._base import scale_sigma
+
+__all__ = ["AlignedKMeans", "CPMMC", "GMMC", "IterSVR", "KernelKMeans",
+           "normalized_cut_labels"]
+
+
+def _sigma(X, sigma, ratio):
+    if isinstance(sigma, str):
+        check_choice(sigma, "sigma", {"scale", "gamma"})
+        return scale_sigma(X) if sigma == "scale" else gamma_width(X, ratio)
+    return check_positive(sigma, "sigma")
+
+
+class _TwoClusterBase(ClusterMixin, BaseEstimator):
+    """Shared input handling: ``X`` (at least 2 rows, finite), the kernel, ``beta``."""
+
+    def _prepare(self, X):
+        X = check_matrix(X, "X", min_rows=2)
+        kernel = self.kernel
+        if kernel in ("gaussian", "rbf"):
+            self.sigma_ = _sigma(X, self.sigma, getattr(self, "sigma_ratio", 1.0))
+            k = make_kernel("gaussian", sigma=self.sigma_)
+        else:
+            self.sigma_ = None
+            k = make_kernel(kernel)
+        return X, k
+
+    def _beta(self, n, labels=True):
+        if self.beta is None:  # 0.03 N, at least 1 for an odd N (|1'y| is odd)
+            return max(0.03 * n, float(n % 2)) if labels else 0.03 * n
+        return check_beta(self.beta, n, labels=labels)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # densified by check_matrix
+        return tags
+
+    def _finish(self, X, y):
+        self.labels_pm1_ = y
+        self.labels_ = (y > 0).astype(np.int64)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+
+class KernelKMeans(_TwoClusterBase):
+    """Two-cluster kernel k-means (KKM; KKM-r with ``init="alignment"``).
+
+    Parameters
+    ----------
+    kernel : {"linear", "gaussian", "polynomial"}, default="gaussian"
+    sigma : float, "scale" or "gamma", default="scale"
+    sigma_ratio : float, default=1.0
+        Ratio of ``sigma="gamma"``.
+    init : {"random", "alignment"}, default="random"
+        ``"random"``: two random seed points; ``"alignment"``: the best-aligned of
+        ``n_draws`` random balanced labellings (Li et al. 2013, 5.3.1).
+    n_init : int, default=1
+        Runs; the one with the smallest within-cluster sum of squares is kept.
+    n_draws : int, default=20
+    max_iter : int, default=300
+    random_state : int, Generator or None
+
+    Attributes
+    ----------
+    labels_ : ndarray (N,) of 0 / 1
+    labels_pm1_ : ndarray (N,) of -1.0 / +1.0
+    inertia_ : float
+        Within-cluster sum of squares in feature space.
+    n_iter_ : int
+    sigma_ : float or None
+    result_ : ClusteringResult
+    """
+
+    def __init__(self, kernel="gaussian", sigma="scale", *, sigma_ratio=1.0, init="random",
+                 n_init=1, n_draws=20, max_iter=300, random_state=None):
+        self.kernel = kernel
+        self.sigma = sigma
+        self.sigma_ratio = sigma_ratio
+        self.init = init
+        self.n_init = n_init
+        self.n_draws = n_draws
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        X, k = self._prepare(X)
+        check_choice(self.init, "init", {"random", "alignment"})
+        n_init = check_int(self.n_init, "n_init", minimum=1)
+        rng = np.random.default_rng(self.random_state)
+        K = gram(X, X, k)
+        best = None
+        for _ in range(n_init):
+            y0 = (alignment_init(K, self.n_draws, rng) if self.init == "alignment" else None)
+            r = kernel_kmeans(K, y0, max_iter=self.max_iter, random_state=rng)
+            if best is None or r.objective < best.objective:
+                best = r
+        self.result_ = best
+        self.inertia_ = best.objective
+        self.n_iter_ = best.n_iter
+        return self._finish(X, best.labels)
+
+
+class AlignedKMeans(_TwoClusterBase):
+    """KM-r: scikit-learn ``KMeans(2)`` (Lloyd, one run) started from the two centroids of
+    the alignment initialisation (Li et al. 2013, 5.3.1) computed on ``kernel``'s Gram
+    matrix (default linear, i.e. on ``X`` itself).
+
+    Attributes
+    ----------
+    labels_, labels_pm1_, cluster_centers_, inertia_, n_iter_, init_labels_
+    """
+
+    def __init__(self, kernel="linear", sigma="scale", *, sigma_ratio=1.0, n_draws=20,
+                 max_iter=300, random_state=None):
+        self.kernel = kernel
+        self.sigma = sigma
+        self.sigma_ratio = sigma_ratio
+        self.n_draws = n_draws
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        from sklearn.cluster import KMeans
+
+        X, k = self._prepare(X)
+        y0 = alignment_init(gram(X, X, k), self.n_draws, self.random_state)
+        centers = np.vstack([X[y0 > 0].mean(axis=0), X[y0 < 0].mean(axis=0)])
+        km = KMeans(2, init=centers, n_init=1, max_iter=check_int(self.max_iter, "max_iter",
+                                                                   minimum=1),
+                    algorithm="lloyd").fit(X)
+        self.init_labels_ = y0
+        self.cluster_centers_ = km.cluster_centers_
+        self.inertia_ = float(km.inertia_)
+        self.n_iter_ = int(km.n_iter_)
+        return self._finish(X, np.where(km.labels_ == 0, 1.0, -1.0))
+
+
+class IterSVR(_TwoClusterBase):
+    """IterSVR (Zhang, Tsang & Kwok 2007); IterSVR-r with ``init="alignment"``.
+
+    See :func:`weaklabel.solvers.mmc.iter_svr` (SVR by this package's SMO core, Laplacian
+    loss for ``epsilon=0``, balance ``|1'y| <= beta`` by sorting).
+
+    Parameters
+    ----------
+    kernel, sigma, sigma_ratio : see the module docstring.
+    C : float, default=1.0
+    beta : float or None, default=None
+        In ``[0, N]``; ``None``: ``0.03 N``.
+    epsilon : float, default=0.0
+    init : {"random", "alignment"}, default="random"
+    n_draws : int, default=20
+    max_iter : int, default=50
+    random_state : int, Generator or None
+
+    Attributes
+    ----------
+    labels_, labels_pm1_, decision_ (``f`` on the training points), n_iter_, converged_,
+    sigma_, result_
+    """
+
+    def __init__(self, kernel="gaussian", sigma="scale", C=1.0, *, sigma_ratio=1.0,
+                 beta=None, epsilon=0.0, init="random", n_draws=20, max_iter=50,
+                 random_state=None):
+        self.kernel = kernel
+        self.sigma = sigma
+        self.C = C
+        self.sigma_ratio = sigma_ratio
+        self.beta = beta
+        self.epsilon = epsilon
+        self.init = init
+        self.n_draws = n_draws
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        X, k = self._prepare(X)
+        check_choice(self.init, "init", {"random", "alignment"})
+        beta = self._beta(X.shape[0])
+        y0 = (alignment_init(gram(X, X, k), self.n_draws, self.random_state)
+              if self.init == "alignment" else None)
+        r = iter_svr(X, self.C, k, beta=beta, epsilon=self.epsilon, y0=y0,
+                     max_iter=self.max_iter, random_state=self.random_state)
+        self.result_ = r
+        self.decision_ = r.decision
+        self.n_iter_ = r.n_iter
+        self.converged_ = r.converged
+        return self._finish(X, r.labels)
+
+
+class CPMMC(_TwoClusterBase):
+    """CPMMC (Zhao, Wang & Zhang 2008): see :func:`weaklabel.solvers.mmc.cpmmc`.
+
+    Parameters
+    ----------
+    kernel, sigma, sigma_ratio : see the module docstring.
+    C : float, default=1.0
+    beta : float or None, default=None
+        Bound ``l`` of ``|sum_i f(x_i)| <= l``, in ``[0, N]``; ``None``: ``0.03 N``.
+    n_components : int, default=200
+        Dimension of the explicit feature map of a non-linear kernel.
+    cp_tol, tol, max_iter, max_planes : see the solver.
+    random_state : int, Generator or None
+
+    Attributes
+    ----------
+    labels_, labels_pm1_, decision_, objective_path_, n_iter_, converged_, sigma_, result_
+    """
+
+    def __init__(self, kernel="linear", sigma="scale", C=1.0, *, sigma_ratio=1.0, beta=None,
+                 n_components=200, cp_tol=1e-2, tol=1e-3, max_iter=30, max_planes=100,
+                 random_state=None):
+        self.kernel = kernel
+        self.sigma = sigma
+        self.C = C
+        self.sigma_ratio = sigma_ratio
+        self.beta = beta
+        self.n_components = n_components
+        self.cp_tol = cp_tol
+        self.tol = tol
+        self.max_iter = max_iter
+        self.max_planes = max_planes
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        X, k = self._prepare(X)
+        r = cpmmc(X, self.C, k, beta=self._beta(X.shape[0], labels=False),
+                  n_components=self.n_components,
+                  cp_tol=self.cp_tol, tol=self.tol, max_iter=self.max_iter,
+                  max_planes=self.max_planes, random_state=self.random_state)
+        self.result_ = r
+        self.decision_ = r.decision
+        self.objective_path_ = r.objective_path
+        self.n_iter_ = r.n_iter
+        self.converged_ = r.converged
+        return self._finish(X, r.labels)
+
+
+class GMMC(_TwoClusterBase):
+    """The GMMC-style SDP relaxation (:func:`weaklabel.reference.mmc.gmmc_sdp`).
+
+    Parameters
+    ----------
+    kernel, sigma, sigma_ratio : see the module docstring.
+    C : float, default=1.0
+    beta : float or None, default=None
+        Balance of the rounding, in ``[0, N]``; ``None``: ``0.03 N``.
+    ridge : float, default=1e-3
+    max_n : int, default=300
+        Larger data sets are not attempted (``ran_ = False``).
+    time_limit : float or None, default=600
+        SCS time limit in seconds.
+
+    Attributes
+    ----------
+    ran_ : bool
+    labels_, labels_pm1_ : the rounded labelling (all 0 / -1 when not run)
+    relaxation_value_ : float
+    sigma_, result_
+    """
+
+    def __init__(self, kernel="gaussian", sigma="scale", C=1.0, *, sigma_ratio=1.0,
+                 beta=None, ridge=1e-3, max_n=300, time_limit=600.0):
+        self.kernel = kernel
+        self.sigma = sigma
+        self.C = C
+        self.sigma_ratio = sigma_ratio
+        self.beta = beta
+        self.ridge = ridge
+        self.max_n = max_n
+        self.time_limit = time_limit
+
+    def fit(self, X, y=None):
+        from ..reference.mmc import gmmc_sdp
+
+        X, k = self._prepare(X)
+        n = X.shape[0]
+        r = gmmc_sdp(gram(X, X, k), self.C, beta=self._beta(n), ridge=self.ridge,
+                     max_n=self.max_n, time_limit=self.time_limit)
+        self.result_ = r
+        self.ran_ = r.ran
+        self.relaxation_value_ = r.relaxation_value
+        return self._finish(X, r.labels if r.ran else -np.ones(n))
+
+
+def normalized_cut_labels(X, sigma="scale", *, sigma_ratio=1.0, random_state=None):
+    """NC (Shi & Malik 2000): scikit-learn ``SpectralClustering(2, affinity="precomputed")``
+    on the Gaussian kernel of width ``sigma`` (a number, ``"scale"`` or ``"gamma"``, module
+    docstring); returns labels ``+1`` / ``-1``."""
+    from sklearn.cluster import SpectralClustering
+
+    X = check_matrix(X, "X", min_rows=2)
+    s = _sigma(X, sigma, sigma_ratio)
+    A = gram(X, X, "gaussian", sigma=s)
+    lab = SpectralClustering(2, affinity="precomputed",
+                             random_state=random_state).fit_predict(A)
+    return np.where(lab == 0, 1.0, -1.0)
