@@ -37,7 +37,14 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_choice, check_int, check_matrix, check_positive, check_vector
+from .._validation import (
+    check_choice,
+    check_int,
+    check_matrix,
+    check_positive,
+    check_target_given,
+    check_vector,
+)
 from ._base import KernelParamsMixin, WeakLabelClassifier, require_prior
 
 __all__ = ["CUU", "SUDH", "SUSL", "TSGSU", "SUClassifier", "check_su_indicator"]
@@ -50,7 +57,7 @@ def check_su_indicator(s, name: str = "s", *, n: int | None = None) -> np.ndarra
 
     Both values must occur, and at least two similar points (one pair).
     """
-    a = check_vector(s, name, n=n)
+    a = check_vector(check_target_given(s, name), name, n=n)
     vals = np.unique(a)
     if not set(vals.tolist()) <= {0.0, 1.0}:
         shown = vals[:5].tolist()
@@ -65,11 +72,13 @@ def check_su_indicator(s, name: str = "s", *, n: int | None = None) -> np.ndarra
             f"{name} must be a 0/1 indicator (1 = point of a similar pair, 0 = unlabelled), "
             f"{got}.")
     if np.sum(a == 1) < 2:
-        raise ValueError(f"{name} marks {int(np.sum(a == 1))} similar point(s): SU learning "
-                         "needs at least one similar pair (two rows with s = 1).")
+        one = " (it holds one class only)" if not np.any(a == 1) else ""
+        raise ValueError(f"{name} marks {int(np.sum(a == 1))} similar point(s){one}: SU "
+                         "learning needs at least one similar pair (two rows with s = 1).")
     if not np.any(a == 0):
-        raise ValueError(f"{name} has no unlabelled samples (no entry equal to 0): SU "
-                         "learning needs similar pairs (1) and unlabelled samples (0).")
+        raise ValueError(f"{name} has no unlabelled samples (no entry equal to 0): it holds "
+                         "one class only, and SU learning needs similar pairs (1) and "
+                         "unlabelled samples (0).")
     return a.astype(bool)
 
 
@@ -418,8 +427,8 @@ class CUU(KernelParamsMixin, SUClassifier):
     scale : float, default=1.0
     coef0 : float, default=0.0
     n_centers : int or "all", default=2000
-        Centres drawn from the training points ("CUU(2000)" in the paper) or all of them
-        ("CUU(All)").
+        Centres drawn from the training points ("CUU(2000)" in the paper; all of them when
+        there are fewer) or all of them ("CUU(All)").
     batch_size : int, default=1000
     max_iter : int, default=100
     eta0 : float or "auto", default="auto"
@@ -481,6 +490,8 @@ class CUU(KernelParamsMixin, SUClassifier):
         if not (isinstance(eta0, str) and eta0 == "auto"):
             eta0 = check_positive(eta0, "eta0")
         XS, XU, X = self._validate_su(X, s)
+        if nc != "all" and nc >= X.shape[0]:
+            nc = "all"
         name, gamma, degree, scale, coef0 = self._kernel_args(XS, XU)
         XS, XU = _augment(XS, scale, coef0), _augment(XU, scale, coef0)
         b = check_int(self.batch_size, "batch_size", minimum=1)
