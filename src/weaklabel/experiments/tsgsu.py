@@ -250,7 +250,10 @@ def fit_method(method: str, XS, XU, prior: float, hp: dict, kernel: str, cfg: di
         secs = time.perf_counter() - t0
         return res, secs, {"time": np.asarray(res.time, dtype=float)}
     if method in ("CUU", "CUU(2000)"):
-        centres = "all" if method == "CUU" else int(cfg["cuu_centres"])
+        n_tr = XS.shape[0] + XU.shape[0]
+        # CUU(2000) on fewer than 2000 points (the selection subsample) uses them all
+        centres = "all" if (method == "CUU" or int(cfg["cuu_centres"]) >= n_tr) \
+            else int(cfg["cuu_centres"])
         t0 = time.perf_counter()
         eta0 = "auto"
         if "eta0_mult" in hp:  # a multiple of the automatic step (one iteration finds it)
