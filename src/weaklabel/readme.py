@@ -149,9 +149,9 @@ def tsgsu_brief(results: Path) -> str:
         lines.append(
             f"- **{art}** (test accuracy %, averaged over {t.dataset.nunique()} substitute "
             "sets): " + ", ".join(f"{k} {v:.1f}" for k, v in by.items()) + ".\n")
-    if m.get("tsgsu_peak_mb_max") is not None:
+    if m.get("peak_mb") is not None:
         lines.append("- **Memory.** TSGSU's peak traced memory stays at "
-                     f"{m['tsgsu_peak_mb_max']:.0f} MB or less up to the largest n_U run "
+                     f"{m['peak_mb']:.0f} MB or less up to the largest n_U run "
                      "(`results/tsgsu/memory.csv`).\n")
     failed = cl[cl["holds"].astype(str) == "False"]
     if len(failed):

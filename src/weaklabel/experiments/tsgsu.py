@@ -84,6 +84,8 @@ DEFAULTS = {
     # paper: > 5000 s at n_U = 10 000; here 548 s for one linear fit on Sim's 20 958
     # sparse features)
     "sudh_max_unlabelled": 10000, "sudh_max_features": 1000,
+    # SUDH(Nonlinear) fitted on this many of the unlabelled points (None: all)
+    "sudh_nonlinear_unlabelled": 2000,
     # selection (declared): coarse grids, CV on a subsample of trial 0
     "cv_folds": 5, "cv_pairs": 1000, "cv_unlabelled": 2000,
     "lam_grid": [2.0 ** -7, 2.0 ** -4, 2.0 ** -1],
@@ -107,7 +109,8 @@ DEFAULTS = {
              "Ts": [25, 50, 100, 200, 400, 800, 1600, 3200],
              "theta": 0.5, "lam": 0.0625, "gamma": 0.5, "reps": 3},
     # declared before the run
-    "tolerances": {"most_cases": 0.5, "about_one_point": 1.0, "rate_slope": -0.4},
+    "tolerances": {"most_cases": 0.5, "about_one_point": 1.0, "rate_slope": -0.4,
+                   "timing_min_seconds": 1.0, "timing_ratio": 1.25, "memory_ratio": 1.5},
 }
 
 _RNG_TAG = {"select": 101, "trial": 0}
@@ -272,6 +275,12 @@ def fit_method(method: str, XS, XU, prior: float, hp: dict, kernel: str, cfg: di
         return res, secs, {"time": np.asarray(res.times, dtype=float)}
     linear = method.endswith("(Linear)")
     n_c = cfg["susl_centres"] if method.startswith("SUSL") else cfg["sudh_centres"]
+    cap = cfg["sudh_nonlinear_unlabelled"]
+    if method == "SUDH(Nonlinear)" and cap is not None and XU.shape[0] > int(cap):
+        # the QP's size grows with n_U (one slack and one dense basis row per point)
+        keep = np.sort(np.random.default_rng(seed).choice(XU.shape[0], int(cap),
+                                                          replace=False))
+        XU = XU[keep]
     t0 = time.perf_counter()
     if linear:
         bkw = {"kind": "linear", "centers": None}
@@ -780,15 +789,32 @@ def _time_to_final(row, points: float = 1.0) -> float:
 def claims(raw: pd.DataFrame, large: pd.DataFrame, ablation: pd.DataFrame,
            memory: pd.DataFrame, rate: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     """Every headline claim of the paper as a test on our results: one row per claim with
-    ``holds`` (True / False / None when the data to test it were not run) and the evidence."""
+    ``holds`` (True / False / None when the data to test it were not run, or a timing
+    comparison falls inside the declared timing noise), the ``evidence`` (counts, no
+    wall-clock readings: two runs give the same text) and the readings behind it in
+    ``seconds`` / ``peak_mb`` (the columns the reproducibility check masks)."""
     tol = cfg["tolerances"]
     t4 = table(raw, cfg["table4_sets"])
     t5 = table(raw, cfg["table5_sets"])
     rows = []
 
-    def add(cid, artifact, text, holds, evidence):
+    def add(cid, artifact, text, holds, evidence, seconds="", peak_mb=""):
         rows.append({"claim": cid, "artifact": artifact, "statement": text,
-                     "holds": None if holds is None else bool(holds), "evidence": evidence})
+                     "holds": None if holds is None else bool(holds), "evidence": evidence,
+                     "seconds": seconds, "peak_mb": peak_mb})
+
+    def faster(a, b):
+        """Whether time ``a`` is below time ``b``, or None when the comparison is inside
+        the timing noise (the declared rule of ``tolerances``)."""
+        if not (np.isfinite(a) and np.isfinite(b)):
+            return None
+        if max(a, b) < tol["timing_min_seconds"] or \
+                max(a, b) < tol["timing_ratio"] * min(a, b):
+            return None
+        return bool(a < b)
+
+    noise = (f"timings compared only when the slower takes at least "
+             f"{tol['timing_min_seconds']:g} s and {tol['timing_ratio']:g} times the faster")
 
     def most(flags):
         flags = [bool(f) for f in flags]
@@ -832,16 +858,22 @@ def claims(raw: pd.DataFrame, large: pd.DataFrame, ablation: pd.DataFrame,
         c = raw[(raw["dataset"] == d) & (raw["method"] == "CUU") & (raw["trial"] < len(s))
                 if len(s) else raw["method"] == "__none__"]
         if len(s) and len(c):
-            flags.append(c["seconds"].mean() < s["seconds"].mean())
-            ev.append(f"{d} {c['seconds'].mean():.0f} s vs {s['seconds'].mean():.0f} s")
+            v = faster(c["seconds"].mean(), s["seconds"].mean())
+            ev.append(f"{d}: CUU(All) {c['seconds'].mean():.1f} s, TSGSU "
+                      f"{s['seconds'].mean():.1f} s")
+            if v is not None:
+                flags.append(v)
     h, cnt = most(flags)
     add("3a", "Fig. 1", "CUU trains faster than TSGSU at n_U = 10 000", h,
-        f"CUU(All) faster than TSGSU (paper's algorithm) on {cnt} sets: " + "; ".join(ev))
+        f"CUU(All) faster than TSGSU (paper's algorithm) on {cnt} sets ({noise})",
+        seconds="; ".join(ev))
     sd = raw[raw["method"] == "SUDH(Linear)"]["seconds"].mean()
     others = raw[~raw["method"].str.startswith("SUDH")].groupby("method")["seconds"].mean()
+    v = faster(others.max(), sd) if len(others) else None
     add("3b", "Fig. 1", "SUDH is the slowest method at n_U = 10 000 (more than 5000 s on the "
-        "authors' machine)", None if not np.isfinite(sd) else bool(sd > others.max()),
-        f"SUDH(Linear) {sd:.1f} s on average; slowest other method "
+        "authors' machine)", v,
+        f"SUDH(Linear)'s mean fit time against the slowest other method's ({noise})",
+        seconds=f"SUDH(Linear) {sd:.1f} s; slowest other method "
         + (f"{others.idxmax()} {others.max():.1f} s" if len(others) else "–"))
     # 4. n_U = 100 000
     need = memory["susl_all_gram_gb"].max() if len(memory) else np.nan
@@ -858,12 +890,15 @@ def claims(raw: pd.DataFrame, large: pd.DataFrame, ablation: pd.DataFrame,
                 sub = large[(large["dataset"] == d) & (large["trial"] == t)].set_index("method")
                 if {"TSGSU", "CUU", "CUU(2000)"} <= set(sub.index):
                     tt = {m: _time_to_final(sub.loc[m]) for m in ("TSGSU", "CUU", "CUU(2000)")}
-                    flags.append(tt["TSGSU"] < tt["CUU"])
+                    v = faster(tt["TSGSU"], tt["CUU"])
+                    if v is not None:
+                        flags.append(v)
                     ev.append(f"{d}: within 1 point of the final accuracy after "
-                              + ", ".join(f"{m} {v:.0f} s" for m, v in tt.items()))
+                              + ", ".join(f"{m} {t:.1f} s" for m, t in tt.items()))
     h, cnt = most(flags)
     add("4b", "Fig. 2", "TSGSU reaches its accuracy sooner than CUU(All) at n_U = 100 000", h,
-        f"{cnt} runs; " + "; ".join(ev))
+        f"time to within 1 point of the final accuracy, TSGSU earlier in {cnt} runs ({noise})",
+        seconds="; ".join(ev))
     # 5. correction
     flags, ev = [], []
     if len(ablation):
@@ -911,12 +946,15 @@ def claims(raw: pd.DataFrame, large: pd.DataFrame, ablation: pd.DataFrame,
         q = raw[(raw["dataset"] == d) & (raw["method"] == "SUSL(Nonlinear)")]
         if len(s) and len(q) and "curve_time" in s and isinstance(s["curve_time"].iloc[0], list):
             first = float(s["curve_time"].iloc[0][0])
-            flags.append(first < q["seconds"].mean())
-            ev.append(f"{d} {first:.2f} s vs {q['seconds'].mean():.2f} s")
+            v = faster(first, q["seconds"].mean())
+            if v is not None:
+                flags.append(v)
+            ev.append(f"{d}: TSGSU's first iterate {first:.2f} s, SUSL(Nonlinear) "
+                      f"{q['seconds'].mean():.2f} s")
     h, cnt = most(flags)
     add("8", "Fig. 1", "TSGSU generates a (first) model faster than SUSL", h,
-        f"TSGSU's first iterate earlier than SUSL(Nonlinear)'s fit on {cnt} sets: "
-        + "; ".join(ev))
+        f"TSGSU's first iterate earlier than SUSL(Nonlinear)'s fit on {cnt} sets ({noise})",
+        seconds="; ".join(ev))
     # 9. about 1 point above CUU(2000) at n_U = 100 000
     diffs = []
     if len(large):
@@ -934,10 +972,11 @@ def claims(raw: pd.DataFrame, large: pd.DataFrame, ablation: pd.DataFrame,
         m0, m1 = memory.iloc[0], memory.iloc[-1]
         ratio = float(m1["peak_mb"] / m0["peak_mb"])
         add("10", "Section 4.4", "TSGSU's memory does not grow with the data (O(D T) "
-            "coefficients, no kernel matrix)", ratio < 1.5,
-            f"peak memory {m0['peak_mb']:.0f} MB at n_U = {int(m0['n_unlabelled'])} and "
-            f"{m1['peak_mb']:.0f} MB at n_U = {int(m1['n_unlabelled'])} (ratio {ratio:.2f}, "
-            f"the data grow x{m1['n_train'] / m0['n_train']:.1f})")
+            "coefficients, no kernel matrix)", ratio < tol["memory_ratio"],
+            f"peak traced memory at n_U = {int(m1['n_unlabelled'])} below "
+            f"{tol['memory_ratio']:g} times that at n_U = {int(m0['n_unlabelled'])}, while "
+            f"the data grow x{m1['n_train'] / m0['n_train']:.1f}",
+            peak_mb=f"{m0['peak_mb']:.1f} MB and {m1['peak_mb']:.1f} MB (ratio {ratio:.2f})")
     else:
         add("10", "Section 4.4", "TSGSU's memory does not grow with the data", None, "not run")
     # 12. no convexity needed: the corrected objective is non-convex and the rate still holds
@@ -1112,6 +1151,7 @@ def metrics(raw, cl, xc, memory, *, runtime_seconds: float, profile: str) -> dic
         "crosscheck_worst_rel_gap": float(xc["rel_gap"].max()) if len(xc) else None,
         "tsgsu_mean_accuracy": float(raw[(raw["method"] == "TSGSU")
                                          & (raw["correction"] == "abs")]["accuracy"].mean()),
-        "tsgsu_peak_mb_max": float(memory["peak_mb"].max()) if len(memory) else None,
+        # masked by the reproducibility check (weaklabel.reproducibility.VOLATILE)
+        "peak_mb": float(memory["peak_mb"].max()) if len(memory) else None,
         "runtime_seconds": float(runtime_seconds),
     }
