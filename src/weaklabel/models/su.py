@@ -45,7 +45,7 @@ from .._validation import (
     check_target_given,
     check_vector,
 )
-from ._base import KernelParamsMixin, WeakLabelClassifier, require_prior
+from ._base import KernelParamsMixin, PUClassifier, WeakLabelClassifier, require_prior
 
 __all__ = ["CUU", "SUDH", "SUSL", "TSGSU", "SUClassifier", "check_su_indicator"]
 
@@ -121,12 +121,8 @@ class SUClassifier(WeakLabelClassifier):
         s = check_su_indicator(s, "s", n=X.shape[0])
         return X[np.flatnonzero(s)], X[np.flatnonzero(~s)], X
 
-    def score(self, X, y, sample_weight=None):
-        """Accuracy against the true class labels ``y`` (``{-1, +1}``, ``{0, 1}`` or bool)."""
-        from .._validation import check_labels_pm1
-        pred = self.predict(X)
-        y = check_labels_pm1(y, "y", n=pred.shape[0])
-        return float(np.average(pred == y, weights=sample_weight))
+    # the latent-class accuracy of the PU estimators: same label codings, same errors
+    score = PUClassifier.score
 
     def _common(self):
         prior = check_su_prior(self.prior, type(self).__name__)
