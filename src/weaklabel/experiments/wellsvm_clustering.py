@@ -69,7 +69,8 @@ from .wellsvm import DATASETS, load_dataset, preprocess
 
 __all__ = ["CLUSTER_METHODS", "TABLE8_SETS", "clustering_claims", "clustering_comparison",
            "clustering_crosscheck", "clustering_grid", "clustering_metrics",
-           "clustering_tables", "fig7_times", "load_clustering_set", "plot_fig7",
+           "beta_fraction_of", "best_counts", "clustering_tables", "fig7_times",
+           "load_clustering_set", "plot_fig7", "published_table11", "select_settings",
            "run_clustering", "run_clustering_task", "speedup_over_gmmc",
            "wellsvm_clustering_config"]
 
@@ -441,6 +442,17 @@ def best_counts(wide: pd.DataFrame, method: str = "WellSVM", decimals: int = 2) 
     wins = rows[method] >= best
     return {"best": int(wins.sum()), "of": int(len(rows)),
             "not_best": [str(i) for i in rows.index[~wins]]}
+
+
+def published_table11() -> pd.DataFrame:
+    """The published Table 11 (rows = data sets, columns = methods; "-" is NaN)."""
+    from .. import published
+
+    pub = published.load("wellsvm")
+    t = pub[pub.artifact == "Table 11"]
+    w = t.pivot(index="row", columns="column", values="value")
+    rows = [r for r in (d[0] for d in DATASETS) if r in w.index]
+    return w.reindex(index=rows, columns=list(CLUSTER_METHODS)).astype(float)
 
 
 # --------------------------------------------------------------------------- Fig. 7
