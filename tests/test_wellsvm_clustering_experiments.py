@@ -14,7 +14,7 @@ def _raw(rows):
     cols = ["dataset", "method", "kernel", "C", "n", "accuracy", "score", "seconds", "ran",
             "converged", "note"]
     df = pd.DataFrame(rows, columns=cols)
-    df["seconds_total"] = df.seconds
+    df["fit_seconds"] = df.seconds
     return df
 
 
@@ -128,6 +128,11 @@ def test_claims_and_speedup_on_a_hand_made_frame():
     assert cl.loc["C3", "holds"] == True  # noqa: E712 (IterSVR fastest on both)
     assert cl.loc["C4", "holds"] == True  # noqa: E712
     assert "30.0x" in cl.loc["C4", "evidence"]
+    assert set(cl.kind) == {"accuracy", "timing"}
+    assert (cl.loc[["C3", "C4", "C5"], "kind"] == "timing").all()
+    long = E.fig7_long(times)
+    assert list(long.columns) == ["dataset", "method", "seconds"]
+    assert len(long) == times.notna().sum().sum()
 
 
 def test_comparison_contract_on_a_hand_made_frame():
