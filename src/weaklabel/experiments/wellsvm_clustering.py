@@ -1,0 +1,745 @@
+"""Protocols of the WellSVM paper, clustering part (Li, Tsang, Kwok & Zhou, JMLR 2013,
+Section 5.3: Table 11, Fig. 7; and Table 8 of Section 5.1.3, read as clustering errors).
+
+Public functions, the same as in the other papers' modules: :func:`wellsvm_clustering_config`
+(the protocol settings), :func:`run_clustering` (every (data set, method, setting) task, raw
+rows), :func:`clustering_tables` (Table 11 under the oracle and the label-free selection),
+:func:`clustering_claims` (the paper's claims on our numbers), :func:`clustering_comparison`
+(every published Table 11 / Table 8 cell next to ours), :func:`clustering_crosscheck`,
+:func:`clustering_metrics` and the Fig. 7 builders. None of them writes a file; the notebook
+``notebooks/wellsvm_clustering.ipynb`` does.
+
+Protocol (declared here and in ``params.yaml``, section ``wellsvm_clustering``, before any
+result)
+-----------------------------------------------------------------------------------------
+Section 5.3 of the paper: the 16 UCI sets of Table 1, labels removed, the whole set
+clustered (no split), accuracy = the better of the two cluster-to-class matchings; KM, KKM,
+NC, GMMC (Valizadegan & Jin 2007), IterSVR (Zhang et al. 2007), CPMMC (Zhao et al. 2008)
+and WellSVM; "-r" variants start from WellSVM's initialisation (the best kernel alignment
+of 20 random balanced labellings); KM and IterSVR averaged over 10 runs; C in {0.1, 0.5, 1,
+5, 10, 100}, linear and Gaussian kernels with sigma in {0.25, 0.5, 1, 2, 4} sqrt(gamma),
+beta = 0.03 N (balanced) or 0.3 N (imbalanced); every method reported at its best setting.
+Ours, where the paper is silent or too costly for two cores:
+
+- **Data**: :data:`weaklabel.experiments.wellsvm.DATASETS` (the data layer's copies of
+  Table 1), min-max scaled to [0, 1] and centred on the whole set
+  (:func:`weaklabel.experiments.wellsvm.preprocess`; WellSVM has no offset).
+- **Imbalanced** (declared, the paper does not say which sets are): minority share
+  < ``imbalance_threshold`` (0.35) of the set; then beta = 0.3 N, else 0.03 N, for every
+  method with a balance constraint (GMMC: in the rounding, CPMMC: ``|sum f| <= beta``).
+- **Selection, two ways**: (a) the paper's: the best accuracy over the grid, an ORACLE
+  (it looks at the labels); (b) label-free, declared before the run: WellSVM the setting of
+  smallest ``selection_score_`` (the relaxation's optimum over ``C N``); CPMMC its MMC
+  objective over ``C``; GMMC its relaxation value over ``C N``; KKM its within-cluster
+  scatter over the total scatter in feature space; NC its normalised cut value; KM, KM-r
+  (no setting); IterSVR and IterSVR-r have no criterion comparable across settings and use
+  the declared ``default_setting``. Ties go to the first setting in grid order.
+- **Runs**: KM, KKM and IterSVR averaged over ``n_runs`` random starts (seeds ``seed +
+  run``), the "-r" variants and the rest one run (seed ``seed``).
+- **Grids**: ``C_grid`` x ``kernels`` (a kernel is ``"linear"`` or a ratio of the
+  Gaussian width to sqrt(gamma)); NC on the Gaussian ratios; sets with more than
+  ``big_n`` points use ``big_kernels`` / ``big_C_grid`` only (cost, declared).
+- **Caps**: WellSVM ``wellsvm_max_iter`` label-generation iterations (the authors' code:
+  20) at relative tolerance ``wellsvm_tol``; IterSVR ``itersvr_max_iter`` rounds; CPMMC
+  ``cpmmc_max_iter`` CCCP rounds on a ``cpmmc_components``-dimensional feature map; GMMC
+  (an SDP by SCS) only up to ``gmmc_max_n`` points and ``gmmc_time_limit`` seconds, "-"
+  with the reason beyond (the paper's "-": no convergence within 2 hours).
+- **Fig. 7**: the wall time of one fit (the first run) at each setting, one thread per
+  process, averaged over the grid of the method; WellSVM's speed-up over GMMC is the ratio
+  of those averages on the sets where GMMC ran.
+- **Table 8** (Xu et al. 2005's data, clustering errors in %): WellSVM under the same grid
+  and oracle selection on declared substitutes: Australian, Vote = House-votes and Diabetes
+  are the Table 11 sets (``usmo-*``); Flare = ``raetsch-flare-solar``; HWD 1-7 and HWD 2-3 =
+  the digit pairs of ``openml-mfeat-pixel`` (class k is digit k-1). Xu et al.'s subsample
+  sizes are not known: the whole sets are used. The MMC row (Xu et al.'s SDP) is not run.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from ..executor import run_tasks
+from .wellsvm import DATASETS, load_dataset, preprocess
+
+__all__ = ["CLUSTER_METHODS", "TABLE8_SETS", "clustering_claims", "clustering_comparison",
+           "clustering_crosscheck", "clustering_grid", "clustering_metrics",
+           "beta_fraction_of", "best_counts", "clustering_tables", "fig7_long", "fig7_times",
+           "load_clustering_set", "plot_fig7", "published_table11", "select_settings",
+           "run_clustering", "run_clustering_task", "speedup_over_gmmc",
+           "wellsvm_clustering_config"]
+
+#: Table 11's columns, in the paper's order
+CLUSTER_METHODS = ("KM", "KM-r", "KKM", "KKM-r", "NC", "GMMC", "IterSVR", "IterSVR-r",
+                   "CPMMC", "WellSVM")
+#: methods averaged over ``n_runs`` random starts
+_MULTI_RUN = ("KM", "KKM", "IterSVR")
+#: methods with a cost C
+_WITH_C = ("GMMC", "IterSVR", "IterSVR-r", "CPMMC", "WellSVM")
+#: the label-free criterion of each method (None: the declared default setting)
+LABEL_FREE = {"KM": "single setting", "KM-r": "single setting",
+              "KKM": "within / total scatter", "KKM-r": "within / total scatter",
+              "NC": "normalised cut", "GMMC": "relaxation value / (C N)",
+              "IterSVR": None, "IterSVR-r": None, "CPMMC": "MMC objective / C",
+              "WellSVM": "selection_score_"}
+#: Table 8 columns: (registry name, positive / negative digits or None, Table 11 set or None)
+TABLE8_SETS = {
+    "HWD 1-7": ("openml-mfeat-pixel", (1, 7), None),
+    "HWD 2-3": ("openml-mfeat-pixel", (2, 3), None),
+    "Australian": ("usmo-australian", None, "Australian"),
+    "Flare": ("raetsch-flare-solar", None, None),
+    "Vote": ("usmo-house-votes", None, "House-votes"),
+    "Diabetes": ("usmo-diabetes", None, "Diabetes"),
+}
+
+DEFAULTS = {
+    "seed": 0,
+    "datasets": [d[0] for d in DATASETS],
+    "methods": list(CLUSTER_METHODS),
+    "C_grid": [0.1, 0.5, 1.0, 5.0, 10.0, 100.0],
+    "kernels": ["linear", 0.25, 0.5, 1.0, 2.0, 4.0],
+    "big_n": 1500, "big_kernels": ["linear", 1.0], "big_C_grid": [1.0],
+    "n_runs": 10, "n_init_draws": 20,
+    "imbalance_threshold": 0.35, "beta_balanced": 0.03, "beta_imbalanced": 0.3,
+    "default_setting": {"kernel": 1.0, "C": 1.0},
+    "wellsvm_max_iter": 50, "wellsvm_tol": 1e-3,
+    "itersvr_max_iter": 50, "cpmmc_max_iter": 30, "cpmmc_components": 200,
+    "gmmc_max_n": 300, "gmmc_time_limit": 600.0,
+    "table8": True, "table8_sets": list(TABLE8_SETS),
+    # crosscheck sizes (brute force needs N <= 14)
+    "crosscheck": {"band_n": [12, 14], "tight_n": 12, "gmmc_n": 40, "n_random": 30},
+    # declared before the run: an accuracy cell, a Table 8 error (%), a count of data sets
+    "tolerances": {"cell": 0.05, "error": 5.0, "count": 2, "speedup": 10.0},
+}
+
+
+def wellsvm_clustering_config(params: dict | None = None) -> dict:
+    """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` section
+    ``wellsvm_clustering`` for one profile); an unknown key or value is a ``ValueError``."""
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
+    if unknown:
+        raise ValueError(f"unknown wellsvm_clustering parameter(s) {unknown}; known: "
+                         f"{sorted(DEFAULTS)}.")
+    cfg = copy.deepcopy(DEFAULTS)
+    for k, v in params.items():
+        if isinstance(v, dict) and isinstance(cfg.get(k), dict):
+            cfg[k].update(v)
+        else:
+            cfg[k] = v
+    cfg.pop("profile", None)
+    bad = sorted(set(cfg["datasets"]) - {d[0] for d in DATASETS})
+    if bad:
+        raise ValueError(f"unknown dataset(s) {bad}; known: {[d[0] for d in DATASETS]}.")
+    bad = sorted(set(cfg["methods"]) - set(CLUSTER_METHODS))
+    if bad:
+        raise ValueError(f"unknown method(s) {bad}; known: {list(CLUSTER_METHODS)}.")
+    bad = sorted(set(cfg["table8_sets"]) - set(TABLE8_SETS))
+    if bad:
+        raise ValueError(f"unknown table8_sets {bad}; known: {list(TABLE8_SETS)}.")
+    for key in ("C_grid", "big_C_grid"):
+        if not cfg[key] or any(float(c) <= 0 for c in cfg[key]):
+            raise ValueError(f"{key} must be a non-empty list of positive costs, got "
+                             f"{cfg[key]!r}.")
+    for key in ("kernels", "big_kernels"):
+        for k in cfg[key] or [None]:
+            if k != "linear" and not (isinstance(k, (int, float)) and k > 0):
+                raise ValueError(f"{key} entries must be 'linear' or a positive width "
+                                 f"ratio, got {k!r}.")
+    for key in ("n_runs", "n_init_draws", "wellsvm_max_iter", "itersvr_max_iter",
+                "cpmmc_max_iter", "gmmc_max_n", "big_n"):
+        if not isinstance(cfg[key], int) or cfg[key] < 1:
+            raise ValueError(f"{key} must be a positive integer, got {cfg[key]!r}.")
+    if not 0 < float(cfg["imbalance_threshold"]) <= 0.5:
+        raise ValueError("imbalance_threshold must lie in (0, 0.5], got "
+                         f"{cfg['imbalance_threshold']!r}.")
+    return cfg
+
+
+# --------------------------------------------------------------------------- data
+@functools.lru_cache(maxsize=8)
+def _prepared(name: str):
+    if name.startswith("T8:"):
+        key = name[3:]
+        reg, digits, _ = TABLE8_SETS[key]
+        from ..data import load
+
+        ds = load(reg)
+        X, y = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.y)
+        if digits is not None:  # OpenML class k is digit k - 1
+            keep = np.isin(y, [digits[0] + 1, digits[1] + 1])
+            X, y = X[keep], (y[keep] == digits[0] + 1).astype(int)
+        else:
+            y = (y > 0).astype(int)
+    else:
+        X, y = load_dataset(name)
+    Xs, _ = preprocess(X, X[:1])
+    return np.ascontiguousarray(Xs), y
+
+
+def load_clustering_set(name: str):
+    """``(X, y)`` of one clustering set, preprocessed (min-max to [0, 1], centred on the
+    whole set): a Table 11 name, or ``"T8:<column>"`` for a Table 8 substitute."""
+    if not name.startswith("T8:") and name not in dict(DATASETS):
+        raise ValueError(f"dataset must be one of {[d[0] for d in DATASETS]} or 'T8:<name>' "
+                         f"with a name of {list(TABLE8_SETS)}, got {name!r}.")
+    if name.startswith("T8:") and name[3:] not in TABLE8_SETS:
+        raise ValueError(f"Table 8 set must be one of {list(TABLE8_SETS)}, got {name[3:]!r}.")
+    X, y = _prepared(name)
+    return X.copy(), y.copy()
+
+
+def beta_fraction_of(y, cfg: dict) -> float:
+    """0.3 when the minority share of ``y`` is below ``imbalance_threshold``, else 0.03."""
+    share = float(min(np.mean(np.asarray(y) > 0), np.mean(np.asarray(y) <= 0)))
+    imb = share < float(cfg["imbalance_threshold"])
+    return float(cfg["beta_imbalanced"] if imb else cfg["beta_balanced"])
+
+
+# --------------------------------------------------------------------------- grid
+def clustering_grid(method: str, n: int, cfg: dict) -> list[dict]:
+    """The settings searched for ``method`` on a set of ``n`` points: dicts with ``kernel``
+    (``"linear"`` or a Gaussian width ratio) and ``C`` (None for methods without a cost)."""
+    if method not in CLUSTER_METHODS:
+        raise ValueError(f"method must be one of {list(CLUSTER_METHODS)}, got {method!r}.")
+    big = n > int(cfg["big_n"])
+    kernels = list(cfg["big_kernels"] if big else cfg["kernels"])
+    Cs = list(cfg["big_C_grid"] if big else cfg["C_grid"])
+    if method in ("KM", "KM-r"):
+        return [{"kernel": "linear", "C": None}]
+    if method == "NC":
+        return [{"kernel": k, "C": None} for k in kernels if k != "linear"] or \
+            [{"kernel": 1.0, "C": None}]
+    if method in ("KKM", "KKM-r"):
+        return [{"kernel": k, "C": None} for k in kernels]
+    return [{"kernel": k, "C": float(c)} for k in kernels for c in Cs]
+
+
+def _kw(kernel) -> dict:
+    if kernel == "linear":
+        return {"kernel": "linear"}
+    return {"kernel": "gaussian", "sigma": "gamma", "sigma_ratio": float(kernel)}
+
+
+def _ncut(X, labels, ratio) -> float:
+    from ..kernels import gram
+    from ..solvers.wellsvm import gamma_width
+
+    A = gram(X, X, "gaussian", sigma=gamma_width(X, ratio))
+    a = labels > 0
+    cut = float(A[np.ix_(a, ~a)].sum())
+    va, vb = float(A[a].sum()), float(A[~a].sum())
+    return cut / max(va, 1e-300) + cut / max(vb, 1e-300)
+
+
+def _scatter_ratio(X, labels, kernel) -> float:
+    """Within-cluster over total scatter in the feature space of ``kernel``."""
+    from ..kernels import gram, make_kernel
+    from ..solvers.wellsvm import gamma_width
+
+    k = (make_kernel("linear") if kernel == "linear"
+         else make_kernel("gaussian", sigma=gamma_width(X, float(kernel))))
+    K = gram(X, X, k)
+    total = float(np.trace(K) - K.sum() / K.shape[0])
+    within = 0.0
+    for s in (labels > 0, labels <= 0):
+        if s.any():
+            Ks = K[np.ix_(s, s)]
+            within += float(np.trace(Ks) - Ks.sum() / s.sum())
+    return within / total if total > 0 else np.nan
+
+
+def _fit_once(method: str, setting: dict, X, beta_frac: float, cfg: dict, seed: int):
+    """One fit: ``(labels in {0, 1}, label-free score, converged, ran, note)``."""
+    from ..models import clustering as M
+    from ..models.wellsvm_weak import WellSVMClustering
+    from ..solvers.wellsvm import clustering_beta
+
+    n = X.shape[0]
+    kern, C = setting["kernel"], setting["C"]
+    beta = clustering_beta(n, beta_frac)
+    kw = _kw(kern)
+    if method == "KM":
+        from sklearn.cluster import KMeans
+
+        km = KMeans(2, n_init=1, random_state=seed).fit(X)
+        return km.labels_, float(km.inertia_), True, True, ""
+    if method == "KM-r":
+        m = M.AlignedKMeans(n_draws=int(cfg["n_init_draws"]), random_state=seed).fit(X)
+        return m.labels_, float(m.inertia_), True, True, ""
+    if method in ("KKM", "KKM-r"):
+        m = M.KernelKMeans(init="random" if method == "KKM" else "alignment",
+                           n_draws=int(cfg["n_init_draws"]), random_state=seed, **kw).fit(X)
+        return m.labels_, _scatter_ratio(X, m.labels_, kern), True, True, ""
+    if method == "NC":
+        lab = M.normalized_cut_labels(X, "gamma", sigma_ratio=float(kern), random_state=seed)
+        return (lab > 0).astype(int), _ncut(X, lab, float(kern)), True, True, ""
+    if method in ("IterSVR", "IterSVR-r"):
+        m = M.IterSVR(C=C, beta=beta, init="random" if method == "IterSVR" else "alignment",
+                      n_draws=int(cfg["n_init_draws"]), max_iter=int(cfg["itersvr_max_iter"]),
+                      random_state=seed, **kw).fit(X)
+        return m.labels_, np.nan, bool(m.converged_), True, ""
+    if method == "CPMMC":
+        m = M.CPMMC(C=C, beta=beta, n_components=int(cfg["cpmmc_components"]),
+                    max_iter=int(cfg["cpmmc_max_iter"]), random_state=seed, **kw).fit(X)
+        return m.labels_, float(m.result_.objective) / C, bool(m.converged_), True, ""
+    if method == "GMMC":
+        if n > int(cfg["gmmc_max_n"]):
+            return (np.zeros(n, dtype=int), np.nan, False, False,
+                    f"not run: N = {n} > gmmc_max_n = {cfg['gmmc_max_n']} (SDP cost)")
+        m = M.GMMC(C=C, beta=beta, max_n=int(cfg["gmmc_max_n"]),
+                   time_limit=float(cfg["gmmc_time_limit"]), **kw).fit(X)
+        if not m.ran_:
+            return (m.labels_, np.nan, False, False,
+                    f"not run: {m.result_.status}")
+        return m.labels_, float(m.relaxation_value_) / (C * n), True, True, ""
+    if method == "WellSVM":
+        m = WellSVMClustering(C=C, beta=beta, n_init_draws=int(cfg["n_init_draws"]),
+                              max_iter=int(cfg["wellsvm_max_iter"]),
+                              tol=float(cfg["wellsvm_tol"]), random_state=seed, **kw).fit(X)
+        return m.labels_, float(m.selection_score_), bool(m.converged_), True, ""
+    raise ValueError(f"method must be one of {list(CLUSTER_METHODS)}, got {method!r}.")
+
+
+def run_clustering_task(name: str, method: str, setting: dict, cfg: dict) -> dict:
+    """One (data set, method, setting): ``n_runs`` fits for KM / KKM / IterSVR, one fit
+    otherwise. Returns one raw row (accuracy mean / std over the runs, the label-free score
+    of the first run, the seconds of the first fit and of all of them)."""
+    from ..solvers.mmc import clustering_accuracy
+
+    X, y = _prepared(name)
+    frac = beta_fraction_of(y, cfg)
+    runs = int(cfg["n_runs"]) if method in _MULTI_RUN else 1
+    accs, secs, score, conv, ran, note = [], [], np.nan, True, True, ""
+    for r in range(runs):
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lab, sc, cv, rn, nt = _fit_once(method, setting, X, frac, cfg,
+                                            int(cfg["seed"]) + r)
+        secs.append(time.perf_counter() - t0)
+        if r == 0:
+            score, ran, note = sc, rn, nt
+        conv = conv and cv
+        if not rn:
+            break
+        accs.append(clustering_accuracy(y, lab))
+    return {"dataset": name, "method": method,
+            "kernel": str(setting["kernel"]), "C": setting["C"],
+            "n": int(X.shape[0]), "beta_fraction": frac, "n_runs": len(accs),
+            "accuracy": float(np.mean(accs)) if accs else np.nan,
+            "accuracy_std": float(np.std(accs, ddof=1)) if len(accs) > 1 else 0.0,
+            "score": float(score), "seconds": float(secs[0]),
+            "fit_seconds": float(np.sum(secs)), "converged": bool(conv), "ran": bool(ran),
+            "note": note}
+
+
+def _tasks(cfg: dict, sets) -> list:
+    tasks = []
+    for name in sets:
+        n = _prepared(name)[0].shape[0]
+        for method in cfg["methods"]:
+            for s in clustering_grid(method, n, cfg):
+                tasks.append((name, method, s))
+    # longest first (Gaussian WellSVM / IterSVR / GMMC on the largest sets)
+    weight = {"GMMC": 50.0, "WellSVM": 10.0, "IterSVR": 10.0, "IterSVR-r": 3.0}
+    order = sorted(range(len(tasks)), key=lambda i: -_prepared(tasks[i][0])[0].shape[0]
+                   * weight.get(tasks[i][1], 1.0))
+    return [tasks[i] for i in order]
+
+
+def run_clustering(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:
+    """Every (data set, method, setting) task of Table 11 (and, with ``cfg["table8"]``,
+    WellSVM on the Table 8 substitutes not in Table 11, as data sets ``"T8:<column>"``),
+    through :func:`weaklabel.executor.run_tasks`. Returns the raw rows."""
+    tasks = _tasks(cfg, cfg["datasets"])
+    if cfg["table8"]:
+        c8 = dict(cfg, methods=["WellSVM"])
+        tasks += _tasks(c8, [f"T8:{k}" for k in cfg["table8_sets"]
+                             if TABLE8_SETS[k][2] is None])
+    rows = run_tasks(run_clustering_task, tasks, executor=executor, kwargs={"cfg": cfg},
+                     desc="wellsvm_clustering: (set, method, setting)", progress=progress)
+    raw = pd.DataFrame(rows)
+    order = {m: i for i, m in enumerate(CLUSTER_METHODS)}
+    return raw.sort_values(["dataset", "method", "kernel", "C"],
+                           key=lambda s: s.map(order) if s.name == "method" else s,
+                           na_position="first").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- tables
+def _grid_rank(raw: pd.DataFrame, cfg: dict) -> pd.Series:
+    """Position of each row's setting in grid order (for ties)."""
+    pos = []
+    for r in raw.itertuples():
+        g = clustering_grid(r.method, int(r.n), cfg)
+        key = [(str(s["kernel"]), s["C"]) for s in g]
+        c = None if pd.isna(r.C) else float(r.C)
+        try:
+            pos.append(key.index((r.kernel, c)))
+        except ValueError:
+            pos.append(len(key))
+    return pd.Series(pos, index=raw.index)
+
+
+def select_settings(raw: pd.DataFrame, cfg: dict, how: str) -> pd.DataFrame:
+    """One row per (data set, method): ``how="oracle"`` the setting of best accuracy (the
+    paper's, it looks at the labels), ``how="label_free"`` the declared label-free choice
+    (module docstring). Ties: the first setting in grid order."""
+    if how not in ("oracle", "label_free"):
+        raise ValueError(f"how must be 'oracle' or 'label_free', got {how!r}.")
+    r = raw[raw.ran].copy()
+    if r.empty:
+        return r.assign(selection=pd.Series(dtype=str))
+    r["_pos"] = _grid_rank(r, cfg)
+    out = []
+    dflt = cfg["default_setting"]
+    for (_d, m), g in r.groupby(["dataset", "method"], sort=False):
+        g = g.sort_values("_pos")
+        if how == "oracle":
+            best = g.loc[g.accuracy.idxmax()]
+            rule = "oracle: best accuracy"
+        elif LABEL_FREE.get(m) and g.score.notna().any():
+            best = g.loc[g.score.idxmin()] if g.score.notna().all() else \
+                g[g.score.notna()].iloc[0]
+            rule = f"label-free: min {LABEL_FREE[m]}"
+        else:
+            want = (str(dflt["kernel"]), float(dflt["C"]) if m in _WITH_C else None)
+            hit = g[(g.kernel == want[0]) & ((g.C == want[1]) if want[1] is not None
+                                            else g.C.isna())]
+            best = hit.iloc[0] if len(hit) else g.iloc[0]
+            rule = "label-free: declared default setting"
+        out.append(best.drop("_pos").to_dict() | {"selection": rule})
+    return pd.DataFrame(out)
+
+
+def clustering_tables(raw: pd.DataFrame, cfg: dict) -> dict:
+    """``{"oracle": wide, "label_free": wide, "oracle_long": ..., "label_free_long": ...}``:
+    Table 11 (rows = data sets, columns = methods) under each selection. GMMC where it did
+    not run is NaN (printed "-")."""
+    sets = [d for d in cfg["datasets"] if d in set(raw.dataset)]
+    out = {}
+    for how in ("oracle", "label_free"):
+        s = select_settings(raw[~raw.dataset.str.startswith("T8:")], cfg, how)
+        w = (s.pivot(index="dataset", columns="method", values="accuracy") if len(s)
+             else pd.DataFrame())
+        out[how] = w.reindex(index=sets, columns=[m for m in CLUSTER_METHODS
+                                                  if m in cfg["methods"]])
+        out[f"{how}_long"] = s
+    return out
+
+
+def best_counts(wide: pd.DataFrame, method: str = "WellSVM", decimals: int = 2) -> dict:
+    """On how many rows ``method`` is best, counting ties, at ``decimals`` (the paper's
+    printed precision); rows where it has no number are skipped."""
+    r = wide.round(decimals)
+    rows = r[r[method].notna()]
+    best = rows.max(axis=1)
+    wins = rows[method] >= best
+    return {"best": int(wins.sum()), "of": int(len(rows)),
+            "not_best": [str(i) for i in rows.index[~wins]]}
+
+
+def published_table11() -> pd.DataFrame:
+    """The published Table 11 (rows = data sets, columns = methods; "-" is NaN)."""
+    from .. import published
+
+    pub = published.load("wellsvm")
+    t = pub[pub.artifact == "Table 11"]
+    w = t.pivot(index="row", columns="column", values="value")
+    rows = [r for r in (d[0] for d in DATASETS) if r in w.index]
+    return w.reindex(index=rows, columns=list(CLUSTER_METHODS)).astype(float)
+
+
+# --------------------------------------------------------------------------- Fig. 7
+def fig7_times(raw: pd.DataFrame) -> pd.DataFrame:
+    """Seconds of one fit per (data set, method), averaged over the method's grid settings
+    (rows that ran). Rows = data sets, columns = methods."""
+    r = raw[raw.ran & ~raw.dataset.str.startswith("T8:")]
+    t = r.groupby(["dataset", "method"]).seconds.mean().unstack()
+    return t.reindex(columns=[m for m in CLUSTER_METHODS if m in t.columns])
+
+
+def fig7_long(times: pd.DataFrame) -> pd.DataFrame:
+    """:func:`fig7_times` in long form (``dataset, method, seconds``), for ``results/``: the
+    times are the only columns two runs may disagree on
+    (:data:`weaklabel.reproducibility.VOLATILE`)."""
+    t = times.stack().dropna().rename("seconds").reset_index()
+    t.columns = ["dataset", "method", "seconds"]
+    return t
+
+
+def speedup_over_gmmc(times: pd.DataFrame) -> pd.DataFrame:
+    """Per data set where both ran: GMMC seconds / WellSVM seconds (one fit, averaged over
+    the grid)."""
+    if "GMMC" not in times or "WellSVM" not in times:
+        return pd.DataFrame(columns=["dataset", "gmmc_seconds", "wellsvm_seconds", "speedup"])
+    t = times[["GMMC", "WellSVM"]].dropna()
+    return pd.DataFrame({"dataset": t.index, "gmmc_seconds": t.GMMC.values,
+                         "wellsvm_seconds": t.WellSVM.values,
+                         "speedup": (t.GMMC / t.WellSVM).values}).reset_index(drop=True)
+
+
+def plot_fig7(times: pd.DataFrame):
+    """Fig. 7 analogue: seconds of one fit per method and data set, log scale."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.55 * len(times) + 2), 4.0))
+    x = np.arange(len(times))
+    mark = "os^v<>DpX*"
+    for j, m in enumerate(times.columns):
+        ax.plot(x, times[m].values, marker=mark[j % len(mark)], lw=1, label=m)
+    ax.set_yscale("log")
+    ax.set_xticks(x)
+    ax.set_xticklabels(times.index, rotation=60, ha="right")
+    ax.set_ylabel("CPU time of one fit (s)")
+    ax.set_title("Fig. 7 analogue: clustering time per data set (one thread)")
+    ax.legend(ncol=2, fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- claims
+def clustering_claims(tabs: dict, times: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+    """The paper's clustering claims (Section 5.3) tested on our numbers: one row per claim
+    (``claim, artifact, kind, statement, holds, evidence``; ``holds`` None = not testable).
+    ``kind`` is ``"accuracy"`` or ``"timing"``: the timing claims (Fig. 7) depend on
+    wall-clock times, which differ between two runs, so only the accuracy claims belong in
+    a compared result file."""
+    tol = cfg["tolerances"]
+    rows = []
+
+    def add(cid, art, text, holds, ev):
+        rows.append({"claim": cid, "artifact": art,
+                     "kind": "timing" if art == "Fig. 7" else "accuracy", "statement": text,
+                     "holds": None if holds is None else bool(holds), "evidence": ev})
+
+    orc, lf = tabs["oracle"], tabs["label_free"]
+    n_sets = len(orc)
+    if "WellSVM" in orc and n_sets:
+        b = best_counts(orc)
+        need = round(13 / 16 * b["of"]) - int(tol["count"])
+        add("C1", "Table 11", "WellSVM is best on 13 of 16 data sets, counting ties (oracle "
+            "selection, as in the paper)", b["best"] >= need if b["of"] >= 8 else None,
+            f"best on {b['best']} of {b['of']} (ours, 2 decimals; holds if >= {need}: the "
+            f"paper's share minus {tol['count']}; not tested below 8 sets); not best on: "
+            f"{', '.join(b['not_best']) or 'none'}")
+        bl = best_counts(lf)
+        add("C1b", "Table 11", "the same count under the label-free selection (not in the "
+            "paper)", None, f"best on {bl['best']} of {bl['of']}; not best on: "
+            f"{', '.join(bl['not_best']) or 'none'}")
+    else:
+        add("C1", "Table 11", "WellSVM is best on 13 of 16 data sets", None, "not run")
+    if {"GMMC", "WellSVM"} <= set(orc.columns):
+        both = orc[["GMMC", "WellSVM"]].dropna()
+        if len(both):
+            worse = int((both.GMMC.round(2) < both.WellSVM.round(2)).sum())
+            add("C2", "Table 11", "GMMC is worse than WellSVM", worse > len(both) / 2,
+                f"GMMC below WellSVM on {worse} of the {len(both)} sets where GMMC ran "
+                f"(mean {both.GMMC.mean():.3f} vs {both.WellSVM.mean():.3f})")
+        else:
+            add("C2", "Table 11", "GMMC is worse than WellSVM", None, "GMMC ran on no set")
+    loc = [m for m in ("IterSVR", "CPMMC") if m in times.columns]
+    if loc and len(times):
+        fastest = times.idxmin(axis=1)
+        k = int(fastest.isin(loc + ["IterSVR-r"]).sum())
+        rank_loc = times.rank(axis=1)[loc].min(axis=1)
+        k3 = int((rank_loc <= 3).sum())
+        add("C3", "Fig. 7", "local methods (IterSVR, CPMMC) are often the fastest",
+            k3 > len(times) / 2,
+            f"a local method is the fastest on {k} of {len(times)} sets and among the 3 "
+            f"fastest on {k3}; fastest overall: {fastest.value_counts().to_dict()}")
+    sp = speedup_over_gmmc(times)
+    if len(sp):
+        mean_sp = float(sp.speedup.mean())
+        geo = float(np.exp(np.log(sp.speedup).mean()))
+        add("C4", "Fig. 7", "WellSVM is about 10 times faster than GMMC on average",
+            geo >= float(tol["speedup"]) / 3,
+            f"GMMC / WellSVM time per fit: mean {mean_sp:.1f}x, geometric mean {geo:.1f}x "
+            f"on {len(sp)} set(s) where GMMC ran (holds if the geometric mean >= "
+            f"{float(tol['speedup']) / 3:.1f}x, a factor 3 around 10x)")
+    else:
+        add("C4", "Fig. 7", "WellSVM is about 10 times faster than GMMC on average", None,
+            "GMMC ran on no set")
+    if {"GMMC", "WellSVM"} <= set(times.columns) and len(times):
+        conv = [m for m in ("GMMC", "WellSVM") if m in times]
+        ncv = [m for m in ("KM", "KKM", "IterSVR", "CPMMC") if m in times]
+        if ncv:
+            slower = int((times[conv].min(axis=1) > times[ncv].min(axis=1)).sum())
+            add("C5", "Fig. 7", "convex methods are still slower than non-convex ones on "
+                "small data", slower > len(times) / 2,
+                f"the fastest convex method is slower than the fastest non-convex one on "
+                f"{slower} of {len(times)} sets")
+    if "Australian" in orc.index and "WellSVM" in orc:
+        row = orc.loc["Australian"]
+        others = row.drop("WellSVM").dropna()
+        add("C6", "Table 11", "Australian: WellSVM 0.82 against <= 0.60 for every other "
+            "method", bool(row.WellSVM > others.max() + 0.1) if len(others) else None,
+            f"WellSVM {row.WellSVM:.2f}, best other {others.max():.2f} "
+            f"({others.idxmax()})" if len(others) else "no other method")
+    return pd.DataFrame(rows, columns=["claim", "artifact", "kind", "statement", "holds",
+                                       "evidence"])
+
+
+# --------------------------------------------------------------------------- comparison
+def clustering_comparison(raw: pd.DataFrame, tabs: dict, cfg: dict) -> pd.DataFrame:
+    """Every published Table 11 cell next to our oracle number (accuracy, 2 decimals,
+    tolerance ``tolerances.cell``) and Table 8's WellSVM cells (error in %, 1 decimal,
+    tolerance ``tolerances.error``) on the declared substitutes. Table 8's MMC row (Xu et
+    al.'s SDP) is not run and not listed."""
+    from ..compare import build_comparison
+
+    tol = cfg["tolerances"]
+    rep = []
+    long = tabs["oracle_long"]
+    for r in long.itertuples():
+        c = "" if pd.isna(r.C) else f", C={r.C:g}"
+        rep.append(("Table 11", r.dataset, r.method, r.accuracy, tol["cell"],
+                    f"oracle selection (kernel {r.kernel}{c})"))
+    for r in raw[(~raw.ran) & raw.method.eq("GMMC")].drop_duplicates("dataset").itertuples():
+        if r.dataset not in set(long[long.method == "GMMC"].dataset):
+            rep.append(("Table 11", r.dataset, "GMMC", np.nan, tol["cell"], r.note))
+    rep = pd.DataFrame(rep, columns=["artifact", "row", "column", "reproduced",
+                                     "tolerance", "note"])
+    out = [build_comparison(rep, "wellsvm", artifacts=["Table 11"], decimals=2)]
+    if cfg["table8"]:
+        r8 = []
+        for col in cfg["table8_sets"]:
+            reg, _, t11 = TABLE8_SETS[col]
+            sub = (long[(long.dataset == t11) & (long.method == "WellSVM")] if t11 else
+                   select_settings(raw[raw.dataset == f"T8:{col}"], cfg, "oracle"))
+            if len(sub):
+                r8.append(("Table 8", "WellSVM", col, 100 * (1 - float(sub.accuracy.iloc[0])),
+                           tol["error"], f"clustering error, oracle selection, on {reg}"))
+        if r8:
+            c8 = build_comparison(pd.DataFrame(r8, columns=["artifact", "row", "column",
+                                                            "reproduced", "tolerance",
+                                                            "note"]),
+                                  "wellsvm", artifacts=["Table 8"], decimals=1)
+            out.append(c8[c8.reproduced.notna()])
+    return pd.concat(out, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- certification
+def clustering_crosscheck(cfg: dict, seed: int = 0) -> list[dict]:
+    """``crosscheck.csv`` rows:
+
+    - the band oracle of Eqs. (37)-(38) (:func:`weaklabel.solvers.wellsvm.band_oracle`)
+      against brute force over ``{y : |1'y| <= beta}`` (``objective``: the worst ratio of
+      the oracle's ``r'y`` to the brute-force maximum over random ``r``);
+    - Theorem 1 for clustering on ``tight_n`` points: ``p_SDP <= p_WellSVM <= p_MIP``
+      (:mod:`weaklabel.reference.wellsvm`; each bound as a row whose ``rel_gap`` is the
+      violation, 0 when the inequality holds), and the package's loop against the exact
+      ``p_WellSVM``;
+    - the GMMC relaxation value against ``p(y)`` of its rounded labelling (a lower bound:
+      ``rel_gap`` is the violation).
+    """
+    from ..compare import crosscheck_record
+    from ..kernels import gram, make_kernel
+    from ..reference.mmc import gmmc_sdp, mmc_label_value
+    from ..reference.wellsvm import (
+        brute_force_argmax,
+        enumerate_band_labels,
+        p_mip_batched,
+        p_sdp,
+        p_wellsvm,
+    )
+    from ..solvers.wellsvm import band_oracle, wellsvm_clustering
+
+    xc = cfg["crosscheck"]
+    rng = np.random.default_rng(seed)
+    out = []
+    for n in xc["band_n"]:
+        for beta in (0.0 if n % 2 == 0 else 1.0, 2.0, 0.3 * n):
+            B = enumerate_band_labels(int(n), beta)
+            worst, ts, tr = np.inf, 0.0, 0.0
+            for _ in range(int(xc["n_random"])):
+                r = rng.normal(size=int(n))
+                t0 = time.perf_counter()
+                y = band_oracle(r, beta)
+                ts += time.perf_counter() - t0
+                t0 = time.perf_counter()
+                _, best = brute_force_argmax(r, B)
+                tr += time.perf_counter() - t0
+                ok = abs(y.sum()) <= beta + 1e-12
+                worst = min(worst, (r @ y) / best if ok else -np.inf)
+            out.append(crosscheck_record(
+                f"clustering band oracle, Eqs. (37)-(38), n={n}, beta={beta:g}",
+                "wellsvm.band_oracle", "brute force", int(n), worst, 1.0, 0.0, ts, tr))
+    n = int(xc["tight_n"])
+    X = np.vstack([rng.normal(-1, 1, size=(n // 2, 2)), rng.normal(1, 1, size=(n - n // 2, 2))])
+    K = gram(X, X, make_kernel("gaussian", sigma=1.0))
+    B = enumerate_band_labels(n, 2, up_to_sign=True)
+    t0 = time.perf_counter()
+    mip, _ = p_mip_batched(K, B, 1.0)
+    t_mip = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    well, _ = p_wellsvm(K, B, 1.0)
+    t_well = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sdp = p_sdp(K, 1.0, form="clustering", beta=2)
+    t_sdp = time.perf_counter() - t0
+    for prob, a, b, ta, tb in (("p_SDP <= p_WellSVM", sdp, well, t_sdp, t_well),
+                               ("p_WellSVM <= p_MIP", well, mip, t_well, t_mip)):
+        # objective: the left side clipped at the right side, so rel_gap is the violation
+        out.append(crosscheck_record(
+            f"Theorem 1 (clustering), {prob}, n={n}, beta=2: {a:.6g} <= {b:.6g} "
+        "(objective = max(lhs, rhs): rel_gap is the violation)",
+            prob.split(" <= ")[0], prob.split(" <= ")[1], n, max(a, b), b, 0.0, ta, tb))
+    t0 = time.perf_counter()
+    r = wellsvm_clustering(K, 1.0, "precomputed", 2, random_state=0, eps=0.0, thr=0.0,
+                           mkl_tol=1e-8, mkl_max_iter=3000, inner_eps=1e-10)
+    ts = time.perf_counter() - t0
+    loop = float(r.result.objective_path[-1])
+    # the package's loop uses the sorting oracle (not the exact most violated label): its
+    # working-set optimum is an upper bound of the exact p_WellSVM
+    out.append(crosscheck_record(
+        f"p_WellSVM (exact cutting plane) <= package loop, n={n}, beta=2: {well:.6g} <= "
+        f"{loop:.6g} (objective = max(lhs, rhs): rel_gap is the violation)",
+        "reference.wellsvm.p_wellsvm (cvxpy)", "wellsvm.wellsvm_clustering", n,
+        max(well, loop), loop, 0.0, t_well, ts))
+    n = int(xc["gmmc_n"])
+    X = np.vstack([rng.normal(-1, 1, size=(n // 2, 3)), rng.normal(1, 1, size=(n - n // 2, 3))])
+    K = gram(X, X, make_kernel("gaussian", sigma=1.5))
+    t0 = time.perf_counter()
+    g = gmmc_sdp(K, 1.0, beta=2.0)
+    t_g = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    p = mmc_label_value(g.kernel, g.labels, 1.0)
+    t_p = time.perf_counter() - t0
+    out.append(crosscheck_record(
+        f"GMMC relaxation <= p(rounded y), n={n}: {g.relaxation_value:.6g} <= {p:.6g} "
+        "(objective = max(lhs, rhs): rel_gap is the violation)",
+        "reference.mmc.gmmc_sdp (SCS)", "reference.mmc.mmc_label_value (Clarabel)", n,
+        max(g.relaxation_value, p), p, 0.0, t_g, t_p))
+    return out
+
+
+# --------------------------------------------------------------------------- metrics
+def clustering_metrics(raw, tabs, cl, comp, xc_df, *, runtime_seconds: float,
+                       profile: str) -> dict:
+    """Headline numbers for ``metrics.json`` (deterministic ones, and the run time under
+    ``runtime_seconds``; ``cl`` should hold the accuracy claims only, the timing claims and
+    the speed-up over GMMC are in the report)."""
+    verd = comp["verdict"].value_counts().to_dict() if len(comp) else {}
+    orc, lf = tabs["oracle"], tabs["label_free"]
+    out = {"profile": profile, "runtime_seconds": float(runtime_seconds),
+           "n_tasks": int(len(raw)), "n_sets": int(len(orc)),
+           "nonconverged_tasks": int((~raw.converged & raw.ran).sum()),
+           "mean_accuracy_oracle": {m: float(v) for m, v in orc.mean().items()
+                                    if np.isfinite(v)},
+           "mean_accuracy_label_free": {m: float(v) for m, v in lf.mean().items()
+                                        if np.isfinite(v)},
+           "verdicts": {k: int(v) for k, v in verd.items()},
+           "claims": int(len(cl)), "claims_hold": int((cl.holds == True).sum()),  # noqa: E712
+           "claims_fail": int((cl.holds == False).sum()),  # noqa: E712
+           "claims_not_tested": int(cl.holds.isna().sum()),
+           "crosscheck_max_rel_gap": float(xc_df["rel_gap"].max()) if len(xc_df) else None}
+    if "WellSVM" in orc and len(orc):
+        out["wellsvm_best_oracle"] = best_counts(orc)["best"]
+        out["wellsvm_best_label_free"] = best_counts(lf)["best"]
+    return out
