@@ -34,6 +34,24 @@ def test_notebook_has_no_outputs(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_code_compiles_without_warnings(path):
+    """Every code cell compiles with warnings as errors: an executed report must hold no
+    stderr, and e.g. a LaTeX ``\\s`` in a non-raw f-string warns (and ``\\r`` in one silently
+    becomes a carriage return)."""
+    import warnings
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        src = "\n".join(line for line in src.splitlines()
+                        if not line.lstrip().startswith(("%", "!")))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(src, f"{path.name}[cell {i}]", "exec")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_has_parameters_cell(path):
     nb = json.loads(path.read_text())
     tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]

@@ -300,3 +300,29 @@ def test_bad_inputs():
         estimate_su_prior(XS[:5], XU)
     with pytest.raises(ValueError, match="XU"):
         estimate_su_prior(XS, rng.normal(size=(8, 3)))
+
+
+def test_su_kernel_block_buffer_matches_plain_product():
+    """The tiled, buffered Gaussian block (used inside CUU's iterations) equals the plain
+    one; the buffer is filled in place and returned."""
+    from weaklabel.solvers.su import su_kernel_block
+    rng = np.random.default_rng(3)
+    X, C = rng.normal(size=(150, 5)), rng.normal(size=(40, 5)) * 2.0
+    buf = np.empty((150, 40))
+    K = su_kernel_block(X, C, "rbf", gamma=0.3, out=buf)
+    assert K is buf
+    d2 = ((X[:, None, :] - C[None, :, :]) ** 2).sum(-1)
+    np.testing.assert_allclose(K, np.exp(-0.3 * d2), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(su_kernel_block(X, C, "poly", degree=2, scale=0.5,
+                                               out=np.empty((150, 40))),
+                               (0.5 * X @ C.T) ** 2)
+
+
+def test_cuu_decision_path_equals_checkpoint_evaluations():
+    XS, XU, _, _ = su_sample(30, 60, 0.7, d=3, seed=4)
+    Xt = XU[:25] + 0.1
+    r = cuu(XS, XU, 0.7, lam=0.01, centers=20, n_iter=6, batch_s=10, batch_u=10,
+            checkpoints=[2, 4], random_state=0)
+    P = r.decision_path(Xt, [2, 4, 6])
+    for row, t in zip(P, [2, 4, 6]):
+        np.testing.assert_allclose(row, r.decision_function(Xt, n_iter=t), atol=1e-13)

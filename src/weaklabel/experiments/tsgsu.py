@@ -432,10 +432,7 @@ def run_trial(name: str, trial: int, cfg: dict, settings: dict, *,
                   if k in ("lam", "gamma", "scale", "degree", "eta0", "eta0_mult")}}
         if hist is not None and curves:
             cps = [c for c in cfg["checkpoints"] if c <= int(cfg["n_iter"])]
-            if method == "TSGSU":
-                F = model.decision_path(data.X_test, cps)
-            else:
-                F = [model.decision_function(data.X_test, n_iter=c) for c in cps]
+            F = model.decision_path(data.X_test, cps)
             row["curve_iter"] = cps
             row["curve_time"] = [float(hist["time"][c - 1]) for c in cps]
             row["curve_acc"] = [_accuracy(f, data.y_test) for f in F]

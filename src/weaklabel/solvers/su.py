@@ -247,16 +247,45 @@ def _dense(M):
     return M.toarray() if sp.issparse(M) else np.asarray(M)
 
 
+_TILE = 64  # rows of a kernel block formed at a time when a buffer is given
+
+
 def su_kernel_block(X, C, kind: str = "rbf", *, gamma: float = 1.0, degree: int = 2,
-                    scale: float = 1.0, c_sq=None):
+                    scale: float = 1.0, c_sq=None, out=None):
     """Kernel block ``K[i, j] = k(X[i], C[j])`` computed with one BLAS product.
 
     ``"rbf"``: ``exp(-gamma ||x - c||^2)`` (the Gaussian kernel of Shi et al. 2021, whose
     ``sigma`` is ``gamma`` here); ``"poly"``: the dot-product kernel ``(scale <x, c>)^degree``
     (Shi et al. 2021, Sec. 5). ``X`` and ``C`` may be scipy sparse. ``c_sq`` optionally
-    passes the precomputed ``||C[j]||^2``.
+    passes the precomputed ``||C[j]||^2``. ``out``: an optional C-contiguous float64 buffer of
+    shape ``(n, m)`` that receives the block (for dense ``X`` and ``C``; an iterative caller
+    reuses it instead of mapping fresh pages for every block).
     """
-    G = _dense(X @ C.T)
+    if out is not None and not (sp.issparse(X) or sp.issparse(C)) and kind == "rbf":
+        # -gamma ||x - c||^2 = <[2 gamma x, -gamma ||x||^2, 1], [c, 1, -gamma ||c||^2]>: one
+        # product per tile of rows, clamped at 0 and exponentiated while the tile is cached
+        if c_sq is None:
+            c_sq = _sq_norms(C)
+        n = X.shape[0]
+        Xa = np.empty((n, X.shape[1] + 2))
+        Xa[:, :-2] = X
+        Xa[:, :-2] *= 2.0 * gamma
+        Xa[:, -2] = -gamma * _sq_norms(X)
+        Xa[:, -1] = 1.0
+        Ca = np.empty((C.shape[0], C.shape[1] + 2))
+        Ca[:, :-2] = C
+        Ca[:, -2] = 1.0
+        Ca[:, -1] = -gamma * c_sq
+        for lo in range(0, n, _TILE):
+            T = out[lo:lo + _TILE]
+            np.matmul(Xa[lo:lo + _TILE], Ca.T, out=T)
+            np.minimum(T, 0.0, out=T)
+            np.exp(T, out=T)
+        return out
+    if out is not None and not (sp.issparse(X) or sp.issparse(C)):
+        G = np.matmul(X, C.T, out=out)
+    else:
+        G = _dense(X @ C.T)
     if kind == "poly":
         G *= scale
         return G ** degree if degree != 1 else G
@@ -513,6 +542,19 @@ class CUUResult:
             out[s:s + _BLOCK] = K @ beta
         return out
 
+    def decision_path(self, X, iters) -> np.ndarray:
+        """Decision values after each iteration count in ``iters`` (stored checkpoints),
+        shape ``(len(iters), n)``: every kernel block is computed once for all of them."""
+        B = np.column_stack([self.coef_at(t) for t in iters])
+        A = _check_data(X, "X", n_features=self.centers.shape[1])
+        c_sq = _sq_norms(self.centers)
+        out = np.empty((B.shape[1], A.shape[0]))
+        for s in range(0, A.shape[0], _BLOCK):
+            K = su_kernel_block(A[s:s + _BLOCK], self.centers, self.kernel, gamma=self.gamma,
+                                degree=self.degree, scale=self.scale, c_sq=c_sq)
+            out[:, s:s + _BLOCK] = (K @ B).T
+        return out
+
     def predict(self, X, n_iter=None) -> np.ndarray:
         """Labels in {-1, +1} (``f = 0`` predicted +1)."""
         return np.where(self.decision_function(X, n_iter) >= 0.0, 1.0, -1.0)
@@ -659,13 +701,16 @@ def cuu(XS, XU, prior, *, lam, kernel: str = "rbf", gamma: float = 1.0, degree: 
     objective = np.empty(n_iter)
     stored = {}
     paused = 0.0
+    # the minibatch kernel blocks, computed into buffers reused by every iteration
+    buf_s = None if sp.issparse(S) or sp.issparse(C) else np.empty((bs, m))
+    buf_u = None if sp.issparse(U) or sp.issparse(C) else np.empty((bu, m))
     for t in range(1, n_iter + 1):
         i_s = rng.choice(n_s, size=bs, replace=False) if bs < n_s else np.arange(n_s)
         i_u = rng.choice(n_u, size=bu, replace=False) if bu < n_u else np.arange(n_u)
         Ks = su_kernel_block(_rows(S, i_s), C, kernel, gamma=gamma, degree=degree,
-                             scale=scale, c_sq=c_sq)
+                             scale=scale, c_sq=c_sq, out=buf_s)
         Ku = su_kernel_block(_rows(U, i_u), C, kernel, gamma=gamma, degree=degree,
-                             scale=scale, c_sq=c_sq)
+                             scale=scale, c_sq=c_sq, out=buf_u)
         if t == 1 and isinstance(eta0, str):
             eta0 = 1.0 / (_top_eig_gram(Ku, rng) / (2.0 * bu) + lam)
         fs = Ks @ beta

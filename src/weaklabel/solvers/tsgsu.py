@@ -80,6 +80,7 @@ _CORRECTIONS = ("abs", "relu", "none")
 _MODES = ("cached", "faithful")
 _SCHEDULES = ("inv_sqrt", "const")
 _ROWS = 4096  # rows per chunk when evaluating on many points
+_RFF_ROWS = 256  # rows per random-Fourier projection (2 MB at m = 1000: stays in cache)
 _RADEMACHER_CHUNK = 256  # Rademacher rows converted to float at a time (Maclaurin)
 
 
@@ -188,7 +189,8 @@ def _apply_block(X, features, params, m, degree, scale):
     n = X.shape[0]
     if features == "rff":
         Z = _project(X, params)
-        return np.hstack([np.cos(Z), np.sin(Z)]) / math.sqrt(m)
+        c, s = _sincos_array(Z.ravel())
+        return np.hstack([c.reshape(Z.shape), s.reshape(Z.shape)]) / math.sqrt(m)
     if features == "maclaurin":
         out = np.ones((n, m))
         for R in params:
@@ -270,34 +272,103 @@ def random_feature_block(X, t, *, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
 
 
 # --------------------------------------------------------------------------- numba kernels
+# cos and sin of the random-feature projections dominate TSGSU's cost (``n m`` pairs per
+# block). ``_sincos_row`` evaluates both in one branch-free loop that LLVM vectorises: Cody
+# and Waite's reduction ``r = z - k pi/2`` with ``pi/2`` split in three parts (the first with
+# 33 significant bits, so ``k * _PIO2_1`` is exact for ``|k| < 2^20``), then the Taylor
+# polynomials of sin and cos on ``|r| <= pi/4`` (truncation below 5e-17) and the quadrant
+# ``k mod 4``. The absolute error against libm is within 2.3e-16 (tested); projections beyond
+# ``_SINCOS_MAX`` fall back to libm.
+_PIO2_1 = 1.57079632673412561417e+00
+_PIO2_2 = 6.07710050630396597660e-11
+_PIO2_3 = 2.02226624871116645580e-21
+_TWO_OVER_PI = 6.36619772367581382433e-01
+_SINCOS_MAX = 5.0e5
+_S1, _S2, _S3, _S4, _S5, _S6, _S7 = (-1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362880.0,
+                                     -1.0 / 39916800.0, 1.0 / 6227020800.0,
+                                     -1.0 / 1307674368000.0)
+_C2, _C3, _C4, _C5, _C6, _C7, _C8 = (1.0 / 24.0, -1.0 / 720.0, 1.0 / 40320.0,
+                                     -1.0 / 3628800.0, 1.0 / 479001600.0,
+                                     -1.0 / 87178291200.0, 1.0 / 20922789888000.0)
+
+
+@nb.njit(cache=True, nogil=True, fastmath={"contract", "nnan", "ninf", "nsz"})
+def _sincos_row(z, c, s):
+    """``c = cos(z)``, ``s = sin(z)`` for ``|z| <= _SINCOS_MAX`` (vectorised)."""
+    for j in range(z.shape[0]):
+        x = z[j]
+        k = np.round(x * _TWO_OVER_PI)
+        r = ((x - k * _PIO2_1) - k * _PIO2_2) - k * _PIO2_3
+        r2 = r * r
+        sp = r + r * r2 * (_S1 + r2 * (_S2 + r2 * (_S3 + r2 * (_S4 + r2 * (
+            _S5 + r2 * (_S6 + r2 * _S7))))))
+        cp = 1.0 - 0.5 * r2 + r2 * r2 * (_C2 + r2 * (_C3 + r2 * (_C4 + r2 * (_C5 + r2 * (
+            _C6 + r2 * (_C7 + r2 * _C8))))))
+        q = np.int64(k) & 3
+        odd = q & 1
+        sv = odd * cp + (1 - odd) * sp
+        cv = odd * sp + (1 - odd) * cp
+        s[j] = (1.0 - 2.0 * (q >> 1)) * sv
+        c[j] = (1.0 - 2.0 * ((q ^ (q >> 1)) & 1)) * cv
+
+
 @nb.njit(cache=True, nogil=True)
-def _rff_dot(Z, a, scale, rho, out):
+def _sincos_libm(z, c, s):
+    for j in range(z.shape[0]):
+        c[j] = np.cos(z[j])
+        s[j] = np.sin(z[j])
+
+
+def _sincos_array(z):
+    """``(cos(z), sin(z))`` of a 1-D float array with the vectorised kernel TSGSU uses
+    (libm beyond ``|z| > 5e5``)."""
+    z = np.ascontiguousarray(z, dtype=np.float64)
+    if z.ndim != 1:
+        raise ValueError(f"z must be 1-D, got shape {z.shape}.")
+    c, s = np.empty_like(z), np.empty_like(z)
+    if z.size:
+        (_sincos_libm if np.abs(z).max() > _SINCOS_MAX else _sincos_row)(z, c, s)
+    return c, s
+
+
+@nb.njit(cache=True, nogil=True)
+def _rff_dot(Z, a, scale, rho, out, fast):
     """``out[i] = rho out[i] + scale sum_j (a_j cos Z_ij + a_{m+j} sin Z_ij)``."""
     n, m = Z.shape
+    c, s = np.empty(m), np.empty(m)
+    a1, a2 = a[:m].copy(), a[m:].copy()
     for i in range(n):
-        s = 0.0
-        for j in range(m):
-            z = Z[i, j]
-            s += a[j] * np.cos(z) + a[m + j] * np.sin(z)
-        out[i] = rho * out[i] + scale * s
+        if fast:
+            _sincos_row(Z[i], c, s)
+        else:
+            _sincos_libm(Z[i], c, s)
+        out[i] = rho * out[i] + scale * (np.dot(a1, c) + np.dot(a2, s))
 
 
 @nb.njit(cache=True, nogil=True)
-def _rff_tdot(Z, w, scale, out):
+def _rff_tdot(Z, w, scale, out, fast):
     """``out = scale [cos(Z)' w, sin(Z)' w]`` (the transpose of :func:`_rff_dot`)."""
     n, m = Z.shape
+    c, s = np.empty(m), np.empty(m)
     for j in range(2 * m):
         out[j] = 0.0
     for i in range(n):
         wi = w[i]
         if wi == 0.0:
             continue
+        if fast:
+            _sincos_row(Z[i], c, s)
+        else:
+            _sincos_libm(Z[i], c, s)
         for j in range(m):
-            z = Z[i, j]
-            out[j] += wi * np.cos(z)
-            out[m + j] += wi * np.sin(z)
+            out[j] += wi * c[j]
+            out[m + j] += wi * s[j]
     for j in range(2 * m):
         out[j] *= scale
+
+
+def _fast(Z):
+    return Z.size == 0 or np.abs(Z).max() <= _SINCOS_MAX
 
 
 class _Block:
@@ -311,8 +382,11 @@ class _Block:
 
     def dot_into(self, X, a, out, rho=1.0):
         """``out = rho out + phi(X) a``."""
-        if self.features == "rff":
-            _rff_dot(_project(X, self.params), a, 1.0 / math.sqrt(self.m), rho, out)
+        if self.features == "rff":  # row chunks whose projections stay in cache
+            for lo in range(0, X.shape[0], _RFF_ROWS):
+                hi = min(X.shape[0], lo + _RFF_ROWS)
+                Z = _project(X[lo:hi], self.params)
+                _rff_dot(Z, a, 1.0 / math.sqrt(self.m), rho, out[lo:hi], _fast(Z))
         else:
             out *= rho
             out += _apply_block(X, self.features, self.params, self.m, self.degree,
@@ -321,8 +395,13 @@ class _Block:
 
     def tdot(self, X, w):
         if self.features == "rff":
-            g = np.empty(self.D)
-            _rff_tdot(_project(X, self.params), w, 1.0 / math.sqrt(self.m), g)
+            g = np.zeros(self.D)
+            part = np.empty(self.D)
+            for lo in range(0, X.shape[0], _RFF_ROWS):
+                hi = min(X.shape[0], lo + _RFF_ROWS)
+                Z = _project(X[lo:hi], self.params)
+                _rff_tdot(Z, w[lo:hi], 1.0 / math.sqrt(self.m), part, _fast(Z))
+                g += part
             return g
         return _apply_block(X, self.features, self.params, self.m, self.degree,
                             self.scale).T @ w
@@ -678,8 +757,8 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
         # checkpoints at 0 keep the zero function
         eval_path = np.zeros((ck.size, X_eval.shape[0])) if X_eval is not None else None
     if features == "rff":  # load / compile the numba kernels outside the timed loop
-        _rff_dot(np.zeros((1, 1)), np.zeros(2), 1.0, 1.0, np.zeros(1))
-        _rff_tdot(np.zeros((1, 1)), np.zeros(1), 1.0, np.zeros(2))
+        _rff_dot(np.zeros((1, 1)), np.zeros(2), 1.0, 1.0, np.zeros(1), True)
+        _rff_tdot(np.zeros((1, 1)), np.zeros(1), 1.0, np.zeros(2), True)
     excluded = 0.0
     start = time.perf_counter()
     batches = tsgsu_batches(nS, nU, batch_s, batch_u, n_iter, seed)
