@@ -712,7 +712,8 @@ def mil_crosscheck(cfg: dict, seed: int = 0) -> list[dict]:
       random ``r`` with positive entries in one bag at least, so the maximum is > 0);
     - Prop. 6 in a run of :func:`weaklabel.solvers.wellsvm.wellsvm_mil` on a small MIL
       problem (``objective``: the share of oracle calls whose check holds), and the exactness
-      of Eq. (31) for every ``r = H d_bar + tau / 2`` met in that run;
+      of Eq. (31) for ``r = H d_bar + tau / 2`` at the run's final ``alpha``, ``d_bar`` each
+      assignment of its final working set;
     - the MLKL optimum of that run's final working set (Eq. (27)) against the same program
       solved by cvxpy (Clarabel).
     """
@@ -780,8 +781,9 @@ def mil_crosscheck(cfg: dict, seed: int = 0) -> list[dict]:
         tr += time.perf_counter() - t0
         worst = min(worst, float(rr @ dd) / best if best > 0 else 1.0)
     out.append(crosscheck_record(
-        f"Eq. (31) exact on the r = H d_bar + tau/2 of the run ({len(res.labels)} working-set "
-        "label(s); objective = worst r'd / max)", "wellsvm.bag_argmax_oracle",
+        f"Eq. (31) exact on r = H d_bar + tau/2 at the run's final alpha, d_bar each of the "
+        f"{len(res.labels)} working-set assignment(s) (objective = worst r'd / max)",
+        "wellsvm.bag_argmax_oracle",
         "reference.wellsvm.brute_force_bags", int(pos_inst.size), worst, 1.0, 0.0, ts, tr))
     ref, t_ref = _mil_mlkl_cvxpy(K, pos_inst, pos_ptr, neg_inst, res.labels, 1.0, 1.0)
     out.append(crosscheck_record(
