@@ -153,3 +153,35 @@ def test_fig6_curves_mean_over_splits():
                         "k": [5, 5, 10, 10], "successes": [4, 5, 8, 9]})
     out = E.roi_fig6_curves(cur)
     assert out.successes.tolist() == [4.5, 8.5] and out.k.tolist() == [5, 10]
+
+
+def test_published_table10_and_bad_argument():
+    assert E.published_table10().loc["EM-DD", "castle"] == pytest.approx(0.69)
+    assert E.published_table10("std").loc["WellSVM", "sunset"] == pytest.approx(0.07)
+    with pytest.raises(ValueError, match="what"):
+        E.published_table10("median")
+
+
+def test_crosscheck_rows_are_tight():
+    cfg = E.wellsvm_mil_config({"crosscheck": {"n_bags": 3, "max_bag": 3, "n_random": 5,
+                                               "mlkl_bags": 9}})
+    xc = pd.DataFrame(E.mil_crosscheck(cfg))
+    assert len(xc) == 4
+    assert (xc.rel_gap < 1e-6).all()
+
+
+def test_one_test_task_and_fig5_on_a_tiny_draw():
+    cfg = E.wellsvm_mil_config({"n_per_concept": 12, "n_train_per_concept": 4, "n_splits": 1,
+                                "n_folds": 2, "concepts": ["castle"], "fig6_ks": [1, 5, 100]})
+    st = E.mil_grid("mi-SVM", cfg)[0]
+    cvr = E.run_mil_cv_task(0, "castle", "mi-SVM", st, cfg)
+    assert 0.0 <= cvr["cv_accuracy"] <= 1.0 and cvr["setting"].startswith("sigma=0.25")
+    r = E.run_mil_test_task(0, "castle", "mi-SVM", st, cfg)
+    assert r["n_relevant"] == 8 and len(r["_test"]) == 40
+    assert r["_ks"] == [1, 5] and r["_at_k"][0] <= 1
+    assert r["success_rate"] == pytest.approx(
+        2 * r["successes"] / (r["n_relevant"] + r["n_predicted"]))
+    loc = pd.DataFrame({"split": 0, "concept": "castle", "method": "mi-SVM",
+                        "image": r["_test"], "score": r["_scores"], "located": r["_located"]})
+    f5 = E.mil_fig5_images(loc, cfg)
+    assert len(f5) == 1 and E.load_roi_data(cfg).concept[f5.image.iloc[0]] == 0

@@ -425,11 +425,15 @@ def _published() -> pd.DataFrame:
     return published.load("wellsvm")
 
 
-def published_table10() -> pd.DataFrame:
-    """The published Table 10 means (rows = methods, columns = concepts)."""
+def published_table10(what: str = "mean") -> pd.DataFrame:
+    """The published Table 10 (rows = methods, columns = concepts): ``what="mean"`` the
+    success rates, ``"std"`` the printed spreads."""
+    if what not in ("mean", "std"):
+        raise ValueError(f"what must be 'mean' or 'std', got {what!r}.")
     p = _published()
     t = p[p.artifact == "Table 10"]
-    return t.pivot(index="row", columns="column", values="value").reindex(
+    col = "value" if what == "mean" else "spread"
+    return t.pivot(index="row", columns="column", values=col).reindex(
         index=list(MIL_METHODS), columns=list(ROI_CONCEPTS)).astype(float)
 
 
