@@ -76,6 +76,9 @@ MIL_RUN_METHODS = MIL_METHODS[:-1]
 _SVM = ("WellSVM", "mi-SVM", "MI-SVM", "MI-Kernel")
 #: Table 9's concepts (the substitute's concepts 0..4)
 ROI_CONCEPTS = ("castle", "firework", "mountain", "sunset", "waterfall")
+#: Fig. 5's rows and columns, in the paper's order
+_FIG5_ROWS = ("firework", "sunset", "waterfall", "castle", "mountain")
+_FIG5_COLUMNS = ("DD", "EM-DD", "CkNN-ROI", "MI-SVM", "mi-SVM", "MI-Kernel", "WellSVM")
 #: regions of a 160 x 160 COREL image cut in 20 x 20 SBN regions (Section 5.2)
 _PAPER_REGIONS = 64
 
@@ -498,15 +501,17 @@ def mil_fig5_images(located: pd.DataFrame, cfg: dict) -> pd.DataFrame:
 
 
 def plot_mil_fig5(fig5: pd.DataFrame, cfg: dict):
-    """Fig. 5 analogue: one row per concept, one column per method; each panel the test image
+    """Fig. 5 analogue: one row per concept, one column per method (the paper's orders: rows
+    firework, sunset, waterfall, castle, mountain; columns DD, EM-DD, (CkNN-ROI,) MI-SVM,
+    mi-SVM, MI-Kernel, WellSVM); each panel the test image
     with its true ROIs outlined (thin, white) and the ROI located by the method (thick; green
     when it is a real ROI, red otherwise, dashed when the image is not predicted relevant)."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
     data = load_roi_data(cfg)
-    concepts = list(dict.fromkeys(fig5.concept))
-    methods = [m for m in MIL_METHODS if m in set(fig5.method)]
+    concepts = [c for c in _FIG5_ROWS if c in set(fig5.concept)]
+    methods = [m for m in _FIG5_COLUMNS if m in set(fig5.method)]
     fig, axes = plt.subplots(len(concepts), len(methods),
                              figsize=(1.55 * len(methods) + 0.9, 1.6 * len(concepts) + 0.5),
                              squeeze=False)
