@@ -194,5 +194,5 @@ def test_bad_input_names_the_argument():
         within_spread(comp, dup)
     with pytest.raises(TypeError, match="substitutes must be a mapping"):
         substitute_data(comp, ["a"])
-    with pytest.raises(ValueError, match="already has a column 'cause'"):
+    with pytest.raises(ValueError, match="already has a column 'reproduced_std'"):
         assign_causes(assign_causes(comp))
