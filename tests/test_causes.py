@@ -196,3 +196,16 @@ def test_bad_input_names_the_argument():
         substitute_data(comp, ["a"])
     with pytest.raises(ValueError, match="already has a column 'reproduced_std'"):
         assign_causes(assign_causes(comp))
+
+
+def test_registry_substitutes_reads_the_papers_mismatch_notes():
+    from weaklabel.causes import registry_substitutes
+
+    names = {"Echocardiogram": "uci-echocardiogram", "Ionosphere": "usmo-ionosphere",
+             "Heart": "usmo-heart", "2moons": None}
+    subs = registry_substitutes(names, paper="WellSVM")
+    assert sorted(subs) == ["Echocardiogram", "Ionosphere"]
+    assert subs["Ionosphere"].startswith("usmo-ionosphere: MISMATCH")
+    assert registry_substitutes(names, paper="USMO") == {}  # the notes are about WellSVM
+    with pytest.raises(ValueError, match="paper must be"):
+        registry_substitutes(names, paper="")

@@ -516,23 +516,37 @@ def spread_from_runs(runs: pd.DataFrame, value: str, *, run: str) -> pd.DataFram
                          "n_runs": g[run].nunique()}).reset_index()
 
 
-def registry_substitutes(datasets: Mapping[str, str], *, marker: str = "MISMATCH"
-                         ) -> dict[str, str]:
+def registry_substitutes(datasets: Mapping[str, str | None], *, paper: str,
+                         marker: str = "MISMATCH") -> dict[str, str]:
     """``row -> reason`` for :func:`substitute_data` from the data registry.
 
-    ``datasets`` maps a data set's name in the paper's tables to its registry name (the
-    ``DATASETS`` lists of the experiments modules). A data set is declared different from
-    the paper's when a note of its registry record starts with ``marker`` (the registry's
-    word for a size or encoding that differs from what the paper states); the note is the
-    reason.
+    Parameters
+    ----------
+    datasets : mapping
+        A data set's name in the paper's tables -> its registry name (the ``DATASETS``
+        lists of the experiments modules); None (a generated set) is skipped.
+    paper : str
+        The paper's name as the registry notes spell it (``"WellSVM"``, ``"MCLS"``,
+        ``"USMO"``): a note counts for this paper only when it names it (the same file can
+        match one paper's description and not another's).
+    marker : str, default ``"MISMATCH"``
+        The registry's word, at the start of a note, for a size or encoding that differs
+        from what a paper states.
+
+    Returns
+    -------
+    dict: ``row -> "<registry name>: <note>"`` for every data set with such a note.
     """
     from .data import dataset_info  # the data layer is imported only when asked
 
+    if not isinstance(paper, str) or not paper:
+        raise ValueError(f"paper must be a non-empty string such as 'WellSVM', got {paper!r}.")
     out = {}
     for row, name in dict(datasets).items():
         if name is None:
             continue
-        notes = [n for n in dataset_info(name).get("notes", []) if str(n).startswith(marker)]
+        notes = [str(n) for n in dataset_info(name).get("notes", [])
+                 if str(n).startswith(marker) and paper.casefold() in str(n).casefold()]
         if notes:
             out[row] = f"{name}: {notes[0]}"
     return out
