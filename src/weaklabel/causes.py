@@ -111,7 +111,7 @@ def _lookup(comp: pd.DataFrame, frame: pd.DataFrame, name: str, cols: list[str]
     for k in key:
         right[k] = right[k].astype(str)
     left = comp[key].astype(str).reset_index(drop=True)
-    merged = left.merge(right, on=key, how="left", validate="one_to_one")
+    merged = left.merge(right, on=key, how="left", validate="many_to_one")
     merged.index = comp.index
     return merged[cols]
 
@@ -244,7 +244,8 @@ def protocol_choice(comp: pd.DataFrame, sens: pd.DataFrame) -> pd.DataFrame:
     has_param = "parameter" in sens.columns
     rows = []
     for cell, g in sens.groupby(key, sort=False):
-        g = g[np.isfinite(g["reproduced"].astype(float))]
+        g = g.assign(reproduced=g["reproduced"].astype(float))
+        g = g[np.isfinite(g["reproduced"])]
         if g.empty:
             continue
         i_lo, i_hi = g["reproduced"].idxmin(), g["reproduced"].idxmax()
