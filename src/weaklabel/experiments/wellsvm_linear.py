@@ -67,8 +67,8 @@ from ..executor import run_tasks
 __all__ = ["LINEAR_SETS", "fig34_summary", "fig89_summary", "linear_claims",
            "linear_comparison", "linear_crosscheck", "linear_metrics", "load_linear_set",
            "loglog_slope", "plot_fig34", "plot_fig89", "run_fig34", "run_fig34_task",
-           "run_fig89", "run_fig89_task", "run_table5", "run_table5_task", "table5_summary",
-           "wellsvm_linear_config"]
+           "run_fig89", "run_fig89_task", "run_table5", "run_table5_task", "strip_times",
+           "table5_summary", "times_long", "times_summary", "wellsvm_linear_config"]
 
 #: substitute name -> sparse_text keyword arguments (besides n_samples)
 LINEAR_SETS = {
@@ -239,7 +239,7 @@ def run_table5_task(name: str, n_labelled: int, rep: int, cfg: dict) -> dict:
     w_svm = _svm(Xtr[lab], ytr[lab], float(cfg["C1"]), seed)
     t_svm = time.perf_counter() - t0
     t0 = time.perf_counter()
-    C2, scores = _cv_C2(Xtr, ytr, lab, cfg, seed)
+    C2, _ = _cv_C2(Xtr, ytr, lab, cfg, seed)
     t_cv = time.perf_counter() - t0
     yy = np.zeros(ytr.shape[0])
     yy[lab] = ytr[lab]
@@ -251,7 +251,7 @@ def run_table5_task(name: str, n_labelled: int, rep: int, cfg: dict) -> dict:
             "svm_accuracy": _acc(Xte @ w_svm, yte),
             "wellsvm_accuracy": _acc(Xte @ res.info["w"], yte), "C2": C2,
             "n_outer": int(res.n_outer), "converged": bool(res.converged),
-            "svm_seconds": t_svm, "cv_seconds": t_cv, "wellsvm_seconds": t_w}
+            "select_seconds": t_cv, "fit_seconds": t_w + t_svm}
 
 
 def run_table5(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:
@@ -349,10 +349,34 @@ def run_fig34(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFram
         drop=True)
 
 
+def times_long(raw: pd.DataFrame, keys: list) -> pd.DataFrame:
+    """The ``<method>_seconds`` columns of a raw table in long form (``keys``, ``method``,
+    ``seconds``), so that the only timing column is the one named ``seconds`` (the readings
+    two runs may disagree on, :data:`weaklabel.reproducibility.VOLATILE`)."""
+    cols = [c for c in raw.columns if c.endswith("_seconds")]
+    t = raw.melt(id_vars=keys, value_vars=cols, var_name="method", value_name="seconds")
+    t["method"] = t.method.str.replace("_seconds", "", regex=False).map(
+        {"svm": "SVM", "svmlin": "SVMlin", "wellsvm": "WellSVM", "kmeans": "k-means"})
+    return t.dropna(subset=["seconds"]).reset_index(drop=True)
+
+
+def strip_times(raw: pd.DataFrame) -> pd.DataFrame:
+    """``raw`` without its ``<method>_seconds`` columns (they go to :func:`times_long`)."""
+    return raw.drop(columns=[c for c in raw.columns if c.endswith("_seconds")
+                             and c not in ("fit_seconds", "select_seconds")])
+
+
+def times_summary(raw: pd.DataFrame, group: list, size: str) -> pd.DataFrame:
+    """Mean seconds per (``group``, method) and the mean size column ``size``."""
+    t = times_long(raw, group + [size])
+    return t.groupby(group + ["method"], sort=True).agg(
+        **{size: (size, "mean"), "seconds": ("seconds", "mean")}).reset_index()
+
+
 def fig34_summary(raw: pd.DataFrame) -> pd.DataFrame:
-    """Means over the repetitions per (data set, fraction)."""
-    cols = ["n_train", "svm_accuracy", "svmlin_accuracy", "wellsvm_accuracy",
-            "svm_seconds", "svmlin_seconds", "wellsvm_seconds"]
+    """Mean accuracies over the repetitions per (data set, fraction) and the number of
+    finished SVMlin fits (timings: :func:`times_summary`)."""
+    cols = ["n_train", "svm_accuracy", "svmlin_accuracy", "wellsvm_accuracy"]
     out = raw.groupby(["dataset", "fraction"], sort=True)[cols].mean().reset_index()
     out["svmlin_finished"] = raw.groupby(["dataset", "fraction"], sort=True)[
         "svmlin_status"].apply(lambda s: int((s == "finished").sum())).values
@@ -368,17 +392,19 @@ def loglog_slope(n, seconds) -> float:
     return float(np.polyfit(np.log(n[ok]), np.log(s[ok]), 1)[0])
 
 
-def plot_fig34(summ: pd.DataFrame, name: str):
+def plot_fig34(summ: pd.DataFrame, times: pd.DataFrame, name: str):
     """Figs. 3-4 analogue for one substitute: accuracy and CPU time against the training
-    size."""
+    size (``times``: :func:`times_summary`)."""
     import matplotlib.pyplot as plt
 
     s = summ[summ.dataset == name]
+    t = times[times.dataset == name]
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
     for col, lab, m in (("svm", "SVM", "s"), ("svmlin", "SVMlin", "^"),
                         ("wellsvm", "WellSVM", "o")):
         ax[0].plot(s.n_train, s[f"{col}_accuracy"], marker=m, label=lab)
-        ax[1].plot(s.n_train, s[f"{col}_seconds"], marker=m, label=lab)
+        tt = t[t.method == lab]
+        ax[1].plot(tt.n_train, tt.seconds, marker=m, label=lab)
     for a in ax:
         a.set_xscale("log")
         a.set_xlabel("training points (50 labelled)")
@@ -440,22 +466,25 @@ def run_fig89(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFram
 
 
 def fig89_summary(raw: pd.DataFrame) -> pd.DataFrame:
-    """Means over the subsamples per (data set, rate)."""
-    cols = ["n", "wellsvm_accuracy", "kmeans_accuracy", "wellsvm_seconds", "kmeans_seconds"]
+    """Mean accuracies over the subsamples per (data set, rate) (timings:
+    :func:`times_summary`)."""
+    cols = ["n", "wellsvm_accuracy", "kmeans_accuracy"]
     return raw.groupby(["dataset", "rate"], sort=True)[cols].mean().reset_index()
 
 
-def plot_fig89(summ: pd.DataFrame, name: str):
-    """Figs. 8-9 analogue: clustering accuracy and WellSVM time against the subsample size."""
+def plot_fig89(summ: pd.DataFrame, times: pd.DataFrame, name: str):
+    """Figs. 8-9 analogue: clustering accuracy and WellSVM time against the subsample size
+    (``times``: :func:`times_summary`)."""
     import matplotlib.pyplot as plt
 
     s = summ[summ.dataset == name]
+    t = times[(times.dataset == name) & (times.method == "WellSVM")]
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
     ax[0].plot(s.n, s.kmeans_accuracy, marker="s", label="k-means")
     ax[0].plot(s.n, s.wellsvm_accuracy, marker="o", label="WellSVM")
     ax[0].set_ylabel("clustering accuracy")
     ax[0].legend()
-    ax[1].plot(s.n, s.wellsvm_seconds, marker="o", label="WellSVM")
+    ax[1].plot(t.n, t.seconds, marker="o", label="WellSVM")
     ax[1].set_yscale("log")
     ax[1].set_ylabel("CPU time of one fit (s)")
     for a in ax:
@@ -467,13 +496,29 @@ def plot_fig89(summ: pd.DataFrame, name: str):
 
 
 # --------------------------------------------------------------------------- claims
-def linear_claims(t5: pd.DataFrame, f34: pd.DataFrame, f89: pd.DataFrame,
-                  cfg: dict) -> pd.DataFrame:
+def linear_claims(t5: pd.DataFrame, f34: pd.DataFrame, f89: pd.DataFrame, cfg: dict,
+                  t34: pd.DataFrame | None = None, t89: pd.DataFrame | None = None
+                  ) -> pd.DataFrame:
     """The paper's large-scale claims (Sections 5.1.2 and 5.3) tested on our numbers: one row
     per claim (``claim, artifact, kind, statement, holds, evidence``). ``kind`` is
     ``"timing"`` for claims decided by wall-clock times (they are shown in the report and
-    kept out of the compared result files)."""
+    kept out of the compared result files); ``t34`` / ``t89`` are the
+    :func:`times_summary` tables (the timing claims are not tested without them)."""
     rows = []
+
+    def wide(t, keys):
+        if t is None or not len(t):
+            return None
+        w = t.pivot_table(index=keys, columns="method", values="seconds").reset_index()
+        return w.rename(columns={"SVM": "svm_seconds", "SVMlin": "svmlin_seconds",
+                                 "WellSVM": "wellsvm_seconds", "k-means": "kmeans_seconds"})
+
+    w34 = wide(t34, ["dataset", "fraction"])
+    w89 = wide(t89, ["dataset", "rate"])
+    if w34 is not None:
+        f34 = f34.merge(w34, on=["dataset", "fraction"], how="left")
+    if w89 is not None:
+        f89 = f89.merge(w89, on=["dataset", "rate"], how="left")
 
     def add(cid, art, kind, text, holds, ev):
         rows.append({"claim": cid, "artifact": art, "kind": kind, "statement": text,
@@ -497,10 +542,11 @@ def linear_claims(t5: pd.DataFrame, f34: pd.DataFrame, f89: pd.DataFrame,
                 f"WellSVM >= SVMlin at {w} of {len(both)} (set, size) points where SVMlin "
                 f"finished (mean {both.wellsvm_accuracy.mean():.3f} vs "
                 f"{both.svmlin_accuracy.mean():.3f})")
+        if len(both) and "svmlin_seconds" in both:
             ratio = both.svmlin_seconds / both.wellsvm_seconds
             faster = int((ratio > 1).sum())
             widen = []
-            for d, g in both.groupby("dataset"):
+            for _, g in both.groupby("dataset"):
                 g = g.sort_values("n_train")
                 r = (g.svmlin_seconds / g.wellsvm_seconds).values
                 if len(r) > 1:
@@ -512,10 +558,13 @@ def linear_claims(t5: pd.DataFrame, f34: pd.DataFrame, f89: pd.DataFrame,
                 f"smallest to the largest size on {sum(widen)} of {len(widen)} sets")
         last = f34.sort_values("n_train").groupby("dataset").tail(1)
         comp = int((last.wellsvm_accuracy >= last.svm_accuracy - 0.01).sum())
+        at = ", ".join(f"{r.dataset}: {r.wellsvm_accuracy:.3f} vs {r.svm_accuracy:.3f}"
+                       for r in last.itertuples())
         add("L4", "Figs. 3-4", "accuracy", "WellSVM is competitive with or better than SVM "
             "as unlabelled data grow", comp == len(last),
             f"at the largest size WellSVM >= SVM - 0.01 on {comp} of {len(last)} sets "
-            f"({', '.join(f'{r.dataset}: {r.wellsvm_accuracy:.3f} vs {r.svm_accuracy:.3f}' for r in last.itertuples())})")
+            f"({at})")
+    if len(f34) and "wellsvm_seconds" in f34:
         sl = {d: loglog_slope(g.n_train, g.wellsvm_seconds) for d, g in f34.groupby("dataset")}
         add("L5", "Figs. 3-4", "timing", "WellSVM's time grows about linearly with the "
             "data (log-log slope <= 1.3)",
@@ -526,6 +575,7 @@ def linear_claims(t5: pd.DataFrame, f34: pd.DataFrame, f89: pd.DataFrame,
         add("L6", "Figs. 8-9", "accuracy", "WellSVM beats k-means", w > len(f89) / 2,
             f"WellSVM above k-means at {w} of {len(f89)} (set, rate) points (mean "
             f"{f89.wellsvm_accuracy.mean():.3f} vs {f89.kmeans_accuracy.mean():.3f})")
+    if len(f89) and "wellsvm_seconds" in f89:
         sl = {d: loglog_slope(g.n, g.wellsvm_seconds) for d, g in f89.groupby("dataset")}
         add("L7", "Figs. 8-9", "timing", "WellSVM clustering scales about linearly "
             "(log-log slope <= 1.3)",
