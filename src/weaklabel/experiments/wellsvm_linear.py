@@ -670,7 +670,7 @@ def linear_crosscheck(cfg: dict, seed: int = 0) -> list[dict]:
         tr_ = time.perf_counter() - t0
         t0 = time.perf_counter()
         m = LinearSVC(C=C, loss="squared_hinge", fit_intercept=False, tol=1e-10,
-                      max_iter=200000).fit(Xs, ys)
+                      max_iter=200000, random_state=0).fit(Xs, ys)
         tm = time.perf_counter() - t0
         w = m.coef_[0]
         ref = 0.5 * w @ w + C * float(np.sum(np.maximum(0, 1 - ys * (Xs @ w)) ** 2))
@@ -685,7 +685,7 @@ def linear_crosscheck(cfg: dict, seed: int = 0) -> list[dict]:
         tr_ = time.perf_counter() - t0
         t0 = time.perf_counter()
         m = LinearSVC(C=C, loss="hinge", fit_intercept=False, tol=1e-10,
-                      max_iter=200000).fit(Xs, ys)
+                      max_iter=200000, random_state=0).fit(Xs, ys)
         tm = time.perf_counter() - t0
         w = m.coef_[0]
         ref = 0.5 * w @ w + C * float(np.sum(np.maximum(0, 1 - ys * (Xs @ w))))
