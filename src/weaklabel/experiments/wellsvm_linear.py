@@ -152,8 +152,9 @@ def _generated(name: str, n: int):
 
 
 def load_linear_set(name: str, n: int):
-    """``(X, y)`` of the declared substitute ``name`` (CSR, labels +1 / -1) with ``n`` rows
-    (a row does not depend on ``n``: the first rows of a larger set are the smaller set)."""
+    """``(X, y)`` of the declared substitute ``name`` (CSR, labels +1 / -1) with ``n`` rows,
+    a deterministic function of ``(name, n)`` (the generator's seed is fixed per substitute;
+    sets of different sizes are different draws)."""
     if name not in LINEAR_SETS:
         raise ValueError(f"dataset must be one of {list(LINEAR_SETS)}, got {name!r}.")
     X, y = _generated(name, int(n))
