@@ -52,7 +52,8 @@ from .._validation import (
 
 __all__ = ["LinearCDResult", "LinearMLKLResult", "linear_label_kernel_dual",
            "linear_label_quadratic", "linear_mlkl", "linear_oracle_scores",
-           "linear_svm_dual_cd", "linear_violated_label"]
+           "linear_svm_dual_cd", "linear_violated_label", "wellsvm_linear_clustering",
+           "wellsvm_linear_ssl"]
 
 _INF = np.inf
 
@@ -820,3 +821,207 @@ def linear_violated_label(X, alpha, working_set, oracle, *, eps: float = 1e-3,
     violated = bool(n_ascent > 0 and v_prev > (1.0 + eps) * working_max)
     return ViolatedLabel(y=y_prev, value=v_prev, working_max=working_max, y_bar_index=t_bar,
                          n_ascent=n_ascent, violated=violated, prop4=prop4)
+
+
+# --------------------------------------------------------------------------- WellSVM (linear)
+def _linear_svc_init(Xc, y, mask, C1):
+    """Decision values on every row of a C-SVM with bias (cost ``C1``) trained on the
+    labelled rows: the initialisation of ``weaklabel.solvers.wellsvm.wellsvm`` (paper
+    variant) with a linear kernel, computed from the ``l x l`` Gram block of the labelled
+    rows only (``l`` is small) and one product with ``X``."""
+    from .smo import svc_dual
+
+    lab = np.flatnonzero(mask)
+    Xl = Xc[lab]
+    K = np.asarray((Xl @ Xl.T).todense())
+    res = svc_dual(K, y[lab], C1, "precomputed", eps=1e-5)
+    w = Xl.T @ (res.alpha * y[lab])
+    return np.asarray(Xc @ w).ravel() - res.rho
+
+
+def wellsvm_linear_ssl(X, y, C1=1.0, C2=0.1, *, init: str = "svc", eps: float = 1e-3,
+                       thr: float = 1e-3, max_outer: int = 50, mkl_tol: float = 1e-3,
+                       mkl_max_iter: int = 100, inner_tol: float = 1e-3,
+                       inner_max_iter: int = 1000, random_state=0, verbose: bool = False):
+    """WellSVM for semi-supervised learning on the linear path (Li et al. 2013, Algorithm 2
+    with a linear kernel; Section 5.1.2, the large-scale experiments).
+
+    ``weaklabel.solvers.wellsvm.label_generation`` with :func:`linear_mlkl` as the MLKL
+    solver and :func:`linear_violated_label` with the sorting oracle of Eq. (22) (Prop. 5;
+    ``n_- = ceil(u (1 - pi_L))`` negatives among the unlabelled points) as the label search:
+    no ``N x N`` matrix is formed; an MKL epoch costs ``O(T nnz(X))`` and a label search
+    ``O(nnz(X) + N log N)`` (the paper's footnote 3). The same loop, oracle, stopping rules
+    and warm starts as ``wellsvm(..., kernel="linear", variant="paper")``.
+
+    Parameters
+    ----------
+    X : scipy.sparse matrix or array (N, d)
+        No all-zero rows.
+    y : array (N,)
+        +1 / -1 on labelled rows, 0 on unlabelled ones; both classes labelled.
+    C1, C2 : float
+        Costs of the labelled and unlabelled points (Eq. (13)).
+    init : {"svc", "linear"}
+        Initial labels: the decision values of a classifier trained on the labelled rows,
+        thresholded on U with the balance of Prop. 5. ``"svc"``: a C-SVM with bias (the
+        kernel path's ``wellsvm`` initialisation; ``l x l`` Gram block); ``"linear"``:
+        :func:`linear_svm_dual_cd` with the constant feature (LIBLINEAR ``-B 1``).
+    eps, thr, max_outer : label-generation stopping rules (relative violation, relative
+        objective decrease, cap on added labels).
+    mkl_tol, mkl_max_iter : MLKL stopping rule (:func:`linear_mlkl`).
+    inner_tol, inner_max_iter : of :func:`linear_label_kernel_dual`.
+    random_state : seed of the coordinate orders.
+    verbose : bool
+
+    Returns
+    -------
+    weaklabel.solvers.wellsvm.WellSVMResult
+        ``info["w"]`` holds the primal weights: ``f(x) = w'x = sum_i coef_i x_i'x``.
+    """
+    from .wellsvm import _parse_target, label_generation, sort_oracle_ssl, ssl_n_pos
+
+    t0 = time.perf_counter()
+    indptr, indices, data, n, d = _csr_input(X, "X")
+    if n < 2:
+        raise ValueError(f"X must have at least 2 rows, got {n}.")
+    Xc = sp.csr_matrix((data, indices, indptr), shape=(n, d))
+    y, mask = _parse_target(y, n)
+    C1 = check_positive(C1, "C1")
+    C2 = check_positive(C2, "C2")
+    check_choice(init, "init", {"svc", "linear"})
+    eps = check_positive(eps, "eps", allow_zero=True)
+    thr = check_positive(thr, "thr", allow_zero=True)
+    max_outer = check_int(max_outer, "max_outer", minimum=1)
+    mkl_max_iter = check_int(mkl_max_iter, "mkl_max_iter", minimum=1)
+    Cvec = np.where(mask, C1, C2)
+    u = int((~mask).sum())
+    n_pos = ssl_n_pos(u, y[mask], "paper")
+    y_l = y[mask]
+    t_init = time.perf_counter()
+    if init == "svc":
+        f0 = _linear_svc_init(Xc, y, mask, C1)
+    else:
+        lab = np.flatnonzero(mask)
+        r0 = linear_svm_dual_cd(Xc[lab], y[lab], C1, bias=True, tol=1e-3,
+                                random_state=random_state)
+        f0 = np.asarray(Xc @ r0.w).ravel() + r0.intercept
+    y0 = sort_oracle_ssl(f0, f0, y_l, mask, n_pos)
+    seconds_init = time.perf_counter() - t_init
+
+    def oracle(r, f):
+        return sort_oracle_ssl(r, f, y_l, mask, n_pos)
+
+    def solve(labels, mu0, alpha0):
+        return linear_mlkl(Xc, labels, Cvec, mu0=mu0, alpha0=alpha0, tol=mkl_tol,
+                           max_iter=mkl_max_iter, inner_tol=inner_tol,
+                           inner_max_iter=inner_max_iter, random_state=random_state)
+
+    def find_violated(alpha, labels):
+        return linear_violated_label(Xc, alpha, labels, oracle, eps=eps)
+
+    res = label_generation(None, y0, Cvec, oracle, eps=eps, thr=thr, max_outer=max_outer,
+                           mkl_tol=mkl_tol, mkl_max_iter=mkl_max_iter, inner_eps=inner_tol,
+                           solve=solve, find_violated=find_violated,
+                           name="wellsvm_linear_ssl", variant="linear", verbose=verbose,
+                           stacklevel=4)
+    w = np.asarray(Xc.T @ res.coef).ravel()
+    res.seconds = time.perf_counter() - t0
+    res.info.update(w=w, init_labels=y0, n_pos=n_pos, seconds_init=seconds_init, C1=C1,
+                    C2=C2, kernel="linear", init=init)
+    return res
+
+
+def wellsvm_linear_clustering(X, C=1.0, beta=None, *, beta_fraction: float = 0.03,
+                              n_init_draws: int = 20, random_state=None, eps: float = 1e-3,
+                              thr: float = 1e-3, max_outer: int = 50, mkl_tol: float = 1e-3,
+                              mkl_max_iter: int = 100, inner_tol: float = 1e-3,
+                              inner_max_iter: int = 1000, verbose: bool = False):
+    """WellSVM for maximum-margin clustering on the linear path (Li et al. 2013, Algorithm 4
+    with a linear kernel; Section 5.3, Figs. 8-9).
+
+    ``weaklabel.solvers.wellsvm.wellsvm_clustering`` with every kernel product done on the
+    rows of ``X``: the initial labelling is the largest alignment ``y'XX'y = |X'y|^2`` of
+    ``n_init_draws`` random balanced labellings (drawn as there, from ``random_state``); the
+    MLKL by :func:`linear_mlkl`; violated labels by :func:`linear_violated_label` with the
+    band oracle of Eqs. (37)-(38); labels equal to a working label up to sign are not
+    added. The assignment is ``sign(w'x_i)``, re-balanced by sorting when ``|1'y| > beta``.
+
+    Parameters
+    ----------
+    X : scipy.sparse matrix or array (N, d)
+    C : float
+    beta : float, optional
+        Balance bound (a count, ``0 <= beta <= N``); default ``beta_fraction * N``
+        (``weaklabel.solvers.wellsvm.clustering_beta``).
+    beta_fraction, n_init_draws, random_state : as ``wellsvm_clustering``.
+    eps, thr, max_outer, mkl_tol, mkl_max_iter : label-generation and MLKL settings.
+    inner_tol, inner_max_iter : of :func:`linear_label_kernel_dual`.
+    verbose : bool
+
+    Returns
+    -------
+    weaklabel.solvers.wellsvm.WellSVMClusteringResult
+        ``result.info["w"]`` holds the primal weights.
+    """
+    from .wellsvm import (
+        WellSVMClusteringResult,
+        _balanced_draws,
+        band_oracle,
+        clustering_beta,
+        label_generation,
+    )
+
+    t0 = time.perf_counter()
+    indptr, indices, data, n, d = _csr_input(X, "X")
+    if n < 2:
+        raise ValueError(f"X must have at least 2 rows, got {n}.")
+    Xc = sp.csr_matrix((data, indices, indptr), shape=(n, d))
+    C = check_positive(C, "C")
+    if beta is None:
+        beta = clustering_beta(n, beta_fraction)
+    beta = check_positive(beta, "beta", allow_zero=True)
+    if beta > n:
+        raise ValueError(f"beta must lie in [0, N] = [0, {n}], got {beta}.")
+    if n % 2 == 1 and beta < 1:
+        raise ValueError(f"beta={beta} admits no labelling of an odd number N={n} of points "
+                         "(|1'y| is odd); use beta >= 1.")
+    n_init_draws = check_int(n_init_draws, "n_init_draws", minimum=1)
+    max_outer = check_int(max_outer, "max_outer", minimum=1)
+    rng = np.random.default_rng(random_state)
+    draws = _balanced_draws(n, n_init_draws, rng)
+    align = linear_label_quadratic(Xc, np.ones(n), draws)
+    y0 = draws[int(np.argmax(align))].copy()
+
+    def oracle(r, f):
+        return band_oracle(r, beta, f)
+
+    seed = 0 if random_state is None or not isinstance(random_state, int) else random_state
+
+    def solve(labels, mu0, alpha0):
+        return linear_mlkl(Xc, labels, C, mu0=mu0, alpha0=alpha0, tol=mkl_tol,
+                           max_iter=mkl_max_iter, inner_tol=inner_tol,
+                           inner_max_iter=inner_max_iter, random_state=seed)
+
+    def find_violated(alpha, labels):
+        return linear_violated_label(Xc, alpha, labels, oracle, eps=eps)
+
+    res = label_generation(None, y0, C, oracle, eps=eps, thr=thr, max_outer=max_outer,
+                           mkl_tol=mkl_tol, mkl_max_iter=mkl_max_iter, inner_eps=inner_tol,
+                           sign_symmetric=True, solve=solve, find_violated=find_violated,
+                           name="wellsvm_linear_clustering", variant="clustering",
+                           verbose=verbose, stacklevel=4)
+    w = np.asarray(Xc.T @ res.coef).ravel()
+    f = np.asarray(Xc @ w).ravel()
+    assignment = np.where(f >= 0, 1.0, -1.0)
+    if abs(assignment.sum()) > beta:
+        assignment = band_oracle(f, beta)
+    q = np.maximum(linear_label_quadratic(Xc, res.alpha, res.labels), 0.0)
+    sq = np.empty(n)
+    _row_sqnorms(indptr, data, sq)
+    res.info.update(kernel="linear", C=C, beta=beta, init_labels=y0,
+                    init_alignment=float(align.max()), w=w)
+    res.seconds = time.perf_counter() - t0
+    return WellSVMClusteringResult(result=res, assignment=assignment, decision=f, beta=beta,
+                                   selection_score=float(res.objective_path[-1]) / (C * n),
+                                   radius_margin=float(sq.max()) * float(res.mu @ q) / n,
+                                   init_labels=y0, seconds=res.seconds)
