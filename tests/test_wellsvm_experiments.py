@@ -91,3 +91,25 @@ def test_comparison_on_synthetic_rows():
     acc = comp[(comp.column == "WellSVM") & ~comp.row.str.contains("ave|win")]
     assert len(acc) == 16 and acc.reproduced.notna().all()
     assert set(comp.verdict) <= {"match", "within_tolerance", "differs", "not_published"}
+
+
+def test_fig1_relative_pairs_times_with_wellsvm():
+    """Fig. 1: each fit's time over WellSVM's on the same (data set, repetition, label %),
+    geometric mean over the pairs."""
+    rows = []
+    for d, f in (("a", 1.0), ("b", 4.0)):
+        for m, t in (("WellSVM", 2.0), ("TSVM", 8.0), ("SVM", 0.5)):
+            rows.append({"dataset": d, "rep": 0, "label_pct": 5, "method": m,
+                         "seconds": t * f})
+    rows.append({"dataset": "a", "rep": 0, "label_pct": 5, "method": "USVM",
+                 "seconds": 1.0})
+    rows.append({"dataset": "b", "rep": 0, "label_pct": 5, "method": "USVM",
+                 "seconds": 32.0})
+    rel = E.fig1_relative(pd.DataFrame(rows)).set_index("method")
+    assert rel.loc["WellSVM", "ratio_geomean"] == pytest.approx(1.0)
+    assert rel.loc["TSVM", "ratio_geomean"] == pytest.approx(4.0)
+    assert rel.loc["SVM", "ratio_geomean"] == pytest.approx(0.25)
+    assert rel.loc["USVM", "ratio_geomean"] == pytest.approx(2.0 ** 0.5)  # (1/2 * 32/8)^(1/2)
+    assert rel.loc["USVM", "n_fits"] == 2
+    with pytest.raises(ValueError, match="reference"):
+        E.fig1_relative(pd.DataFrame(rows), reference="LapSVM")
