@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from weaklabel.experiments import wellsvm as E
+from weaklabel.experiments import wellsvm_fig1 as F1
 
 
 def test_config_rejects_unknown_keys_and_datasets():
@@ -105,11 +106,11 @@ def test_fig1_relative_pairs_times_with_wellsvm():
                  "seconds": 1.0})
     rows.append({"dataset": "b", "rep": 0, "label_pct": 5, "method": "USVM",
                  "seconds": 32.0})
-    rel = E.fig1_relative(pd.DataFrame(rows)).set_index("method")
+    rel = F1.fig1_relative(pd.DataFrame(rows)).set_index("method")
     assert rel.loc["WellSVM", "ratio_geomean"] == pytest.approx(1.0)
     assert rel.loc["TSVM", "ratio_geomean"] == pytest.approx(4.0)
     assert rel.loc["SVM", "ratio_geomean"] == pytest.approx(0.25)
     assert rel.loc["USVM", "ratio_geomean"] == pytest.approx(2.0 ** 0.5)  # (1/2 * 32/8)^(1/2)
     assert rel.loc["USVM", "n_fits"] == 2
     with pytest.raises(ValueError, match="reference"):
-        E.fig1_relative(pd.DataFrame(rows), reference="LapSVM")
+        F1.fig1_relative(pd.DataFrame(rows), reference="LapSVM")

@@ -637,61 +637,25 @@ def plot_fig2(f2: pd.DataFrame):
     return fig
 
 
-def fig1_relative(raw: pd.DataFrame, reference: str = "WellSVM") -> pd.DataFrame:
-    """Fig. 1 analogue as numbers: each method's fit time relative to ``reference`` on the
-    same data set, repetition and label percentage (one run, the same core), summarised by
-    the geometric mean (and the range of the middle half) of those ratios over data sets
-    and repetitions. Selection time is excluded."""
-    keys = ["dataset", "rep", "label_pct"]
-    t = raw.pivot_table(index=keys, columns="method", values="seconds", aggfunc="first")
-    if reference not in t:
-        raise ValueError(f"reference={reference!r} is not a method of raw: {list(t)}.")
-    ratio = t.div(t[reference], axis=0)
-    rows = []
-    for pct, g in ratio.groupby(level="label_pct", sort=True):
-        for m in t.columns:
-            r = g[m].dropna()
-            r = r[r > 0]
-            if r.empty:
-                continue
-            lr = np.log(r.to_numpy(dtype=float))
-            rows.append({"label_pct": int(pct), "method": m, "n_fits": int(r.size),
-                         "ratio_geomean": float(np.exp(lr.mean())),
-                         "ratio_q25": float(np.exp(np.quantile(lr, 0.25))),
-                         "ratio_q75": float(np.exp(np.quantile(lr, 0.75)))})
-    return pd.DataFrame(rows)
-
-
-def plot_fig1(raw: pd.DataFrame, reference: str = "WellSVM"):
-    """Fig. 1 analogue: CPU time of each method relative to WellSVM (:func:`fig1_relative`):
-    geometric mean of the paired ratios per label percentage, with the interquartile range,
-    log scale; 1 = as fast as WellSVM."""
+def plot_fig1(raw: pd.DataFrame):
+    """Fig. 1 analogue: mean fit time (s) per method and label percentage, over every data
+    set and repetition (selection time excluded), log scale."""
     import matplotlib.pyplot as plt
 
     from .. import plots
 
-    rel = fig1_relative(raw, reference)
-    methods = [m for m in dict.fromkeys(raw["method"])
-               if m in set(rel["method"]) and m != reference]
-    pcts = sorted(rel["label_pct"].unique())
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    x = np.arange(len(pcts))
-    w = 0.8 / max(len(methods), 1)
-    for i, m in enumerate(methods):
-        g = rel[rel.method == m].set_index("label_pct").reindex(pcts)
-        lo = g.ratio_geomean - g.ratio_q25
-        hi = g.ratio_q75 - g.ratio_geomean
-        ax.bar(x + i * w - 0.4 + w / 2, g.ratio_geomean.values, width=w, label=m,
-               yerr=np.vstack([lo.values, hi.values]), capsize=2,
-               error_kw={"elinewidth": 0.8})
-    ax.axhline(1.0, color="0.3", lw=0.8, ls="--", label=f"{reference} (= 1)")
-    ax.set_xticks(x, [f"{p} % labelled" for p in pcts])
+    g = raw.groupby(["label_pct", "method"], sort=False).seconds.mean().unstack("method")
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    x = np.arange(len(g.index))
+    w = 0.8 / max(len(g.columns), 1)
+    for i, m in enumerate(g.columns):
+        ax.bar(x + i * w - 0.4 + w / 2, g[m].values, width=w, label=m)
+    ax.set_xticks(x, [f"{p} % labelled" for p in g.index])
     plots.log_axis(ax, "y")
-    ax.set_ylabel(f"fit time / {reference}'s fit time")
-    ax.set_title(f"Fig. 1 analogue: CPU time relative to {reference}\n(geometric mean over "
-                 "data sets and repetitions; whiskers: interquartile range)", fontsize=9)
-    ax.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.12),
-              frameon=False)
+    ax.set_ylabel("mean fit time (s)")
+    ax.set_title("Fig. 1 analogue: CPU time per fit, mean over data sets and repetitions",
+                 fontsize=10)
+    ax.legend(fontsize=8, ncol=3)
     fig.tight_layout()
     return fig
 

@@ -1,0 +1,73 @@
+"""WellSVM Fig. 1 as the paper draws it: each method's CPU time relative to WellSVM
+(Li, Tsang, Kwok & Zhou, JMLR 2013, Section 5.1.1, Fig. 1), from the fit times of the
+semi-supervised runs (``results/wellsvm/raw.csv``).
+
+Kept apart from :mod:`weaklabel.experiments.wellsvm` so that the clustering stage, which
+imports that module for its data sets, does not depend on how Fig. 1 is drawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["fig1_relative", "plot_fig1_relative"]
+
+
+def fig1_relative(raw: pd.DataFrame, reference: str = "WellSVM") -> pd.DataFrame:
+    """Fig. 1 analogue as numbers: each method's fit time relative to ``reference`` on the
+    same data set, repetition and label percentage (one run, the same core), summarised by
+    the geometric mean (and the range of the middle half) of those ratios over data sets
+    and repetitions. Selection time is excluded."""
+    keys = ["dataset", "rep", "label_pct"]
+    t = raw.pivot_table(index=keys, columns="method", values="seconds", aggfunc="first")
+    if reference not in t:
+        raise ValueError(f"reference={reference!r} is not a method of raw: {list(t)}.")
+    ratio = t.div(t[reference], axis=0)
+    rows = []
+    for pct, g in ratio.groupby(level="label_pct", sort=True):
+        for m in t.columns:
+            r = g[m].dropna()
+            r = r[r > 0]
+            if r.empty:
+                continue
+            lr = np.log(r.to_numpy(dtype=float))
+            rows.append({"label_pct": int(pct), "method": m, "n_fits": int(r.size),
+                         "ratio_geomean": float(np.exp(lr.mean())),
+                         "ratio_q25": float(np.exp(np.quantile(lr, 0.25))),
+                         "ratio_q75": float(np.exp(np.quantile(lr, 0.75)))})
+    return pd.DataFrame(rows)
+
+
+def plot_fig1_relative(raw: pd.DataFrame, reference: str = "WellSVM"):
+    """Fig. 1 analogue: CPU time of each method relative to WellSVM (:func:`fig1_relative`):
+    geometric mean of the paired ratios per label percentage, with the interquartile range,
+    log scale; 1 = as fast as WellSVM."""
+    import matplotlib.pyplot as plt
+
+    from .. import plots
+
+    rel = fig1_relative(raw, reference)
+    methods = [m for m in dict.fromkeys(raw["method"])
+               if m in set(rel["method"]) and m != reference]
+    pcts = sorted(rel["label_pct"].unique())
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    x = np.arange(len(pcts))
+    w = 0.8 / max(len(methods), 1)
+    for i, m in enumerate(methods):
+        g = rel[rel.method == m].set_index("label_pct").reindex(pcts)
+        lo = g.ratio_geomean - g.ratio_q25
+        hi = g.ratio_q75 - g.ratio_geomean
+        ax.bar(x + i * w - 0.4 + w / 2, g.ratio_geomean.values, width=w, label=m,
+               yerr=np.vstack([lo.values, hi.values]), capsize=2,
+               error_kw={"elinewidth": 0.8})
+    ax.axhline(1.0, color="0.3", lw=0.8, ls="--", label=f"{reference} (= 1)")
+    ax.set_xticks(x, [f"{p} % labelled" for p in pcts])
+    plots.log_axis(ax, "y")
+    ax.set_ylabel(f"fit time / {reference}'s fit time")
+    ax.set_title(f"Fig. 1 analogue: CPU time relative to {reference}\n(geometric mean over "
+                 "data sets and repetitions; whiskers: interquartile range)", fontsize=9)
+    ax.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.12),
+              frameon=False)
+    fig.tight_layout()
+    return fig
