@@ -113,6 +113,22 @@ def test_tsvm_objective_is_joachims_primal():
     assert r.objective == pytest.approx(obj, rel=1e-9)
 
 
+def test_tsvm_shared_gram_matches_per_solve_rows():
+    """The Gram matrix computed once (``gram_mb`` large enough) and the kernel rows computed
+    in every solve (``gram_mb=0``) give the same fit, up to the rounding of kernel values."""
+    Xl, yl, Xu, _ = _split(1)
+    k = make_kernel("gaussian", sigma=0.35)
+    a = tsvm(Xl, yl, Xu, C=1.0, C_star=0.3, kernel=k, eps=1e-8)
+    b = tsvm(Xl, yl, Xu, C=1.0, C_star=0.3, kernel=k, eps=1e-8, gram_mb=0)
+    assert a.info["precomputed_gram"] and not b.info["precomputed_gram"]
+    np.testing.assert_array_equal(a.labels, b.labels)
+    assert a.n_switches == b.n_switches
+    assert a.objective == pytest.approx(b.objective, rel=1e-7)
+    np.testing.assert_allclose(a.coef, b.coef, atol=1e-6)
+    with pytest.raises(ValueError, match="gram_mb"):
+        tsvm(Xl, yl, Xu, gram_mb=-1.0)
+
+
 # --------------------------------------------------------------------------- CCCP-TSVM
 def _cccp_problem(seed=2, C=1.0, C_star=0.5):
     Xl, yl, Xu, _ = _split(seed, n=60, per=3)

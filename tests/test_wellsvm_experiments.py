@@ -114,3 +114,24 @@ def test_fig1_relative_pairs_times_with_wellsvm():
     assert rel.loc["USVM", "n_fits"] == 2
     with pytest.raises(ValueError, match="reference"):
         F1.fig1_relative(pd.DataFrame(rows), reference="LapSVM")
+
+
+def test_figure_claims_on_a_hand_made_frame():
+    """Fig. 1's speed ranking and the LapSVM comparison (declared factor), Fig. 2's
+    iteration bound, each decided from the frame."""
+    rows = []
+    for d in ("a", "b"):
+        for m, t, it in (("WellSVM", 2.0, 5), ("TSVM", 8.0, 3), ("USVM", 0.5, 2),
+                         ("LapSVM", 3.0, 9), ("SVM", 0.1, 1)):
+            rows.append({"dataset": d, "rep": 0, "label_pct": 5, "method": m, "seconds": t,
+                         "n_iter": it if d == "a" else 30 * (m == "WellSVM") or it})
+    raw = pd.DataFrame(rows)
+    sp = {r["claim"].split(": ", 1)[1]: r["verdict"] for r in F1.speed_claims(raw)}
+    assert sp["TSVM is the slowest S3VM"] == "holds"
+    assert sp["USVM is the fastest S3VM"] == "holds"
+    lap = [v for k, v in sp.items() if "LapSVM" in k]
+    assert lap == ["holds"]  # 3 / 2 = 1.5 is within the factor 2
+    it = F1.iteration_claims(raw)
+    assert len(it) == 1 and it[0]["verdict"] == "does not hold"  # dataset b: 30 >= 25
+    assert "30 (b, 5 %)" in it[0]["ours"]
+    assert F1.iteration_claims(raw[raw.dataset == "a"])[0]["verdict"] == "holds"

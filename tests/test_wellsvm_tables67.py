@@ -114,3 +114,14 @@ def test_sslbook_reader_or_missing():
     assert ds.splits["unlabelled"].shape == (12, 390)
     with pytest.raises(ValueError, match="labels"):
         load_sslbook("bci", labels=5)
+
+
+def test_linear_factor_keeps_the_gram_matrix():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 200))
+    X[:, 100:] = 0.0  # rank-deficient columns do not matter
+    F = t67.linear_factor(X)
+    assert F.shape[0] == 30 and F.shape[1] <= 30
+    np.testing.assert_allclose(F @ F.T, X @ X.T, atol=1e-9 * np.abs(X @ X.T).max())
+    tall = rng.normal(size=(50, 5))
+    assert t67.linear_factor(tall) is not None and t67.linear_factor(tall).shape == (50, 5)

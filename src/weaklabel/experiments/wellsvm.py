@@ -59,18 +59,8 @@ import pandas as pd
 
 from ..data import load
 from ..executor import run_tasks
+from ._wellsvm_uci import DATASETS, load_dataset, preprocess
 
-#: (name as in the paper's Table 2, registry name)
-DATASETS = [
-    ("Echocardiogram", "uci-echocardiogram"), ("House", "usmo-house"),
-    ("Heart", "usmo-heart"), ("Heart-statlog", "usmo-heart-statlog"),
-    ("Haberman", "uci-haberman"), ("LiverDisorders", "usmo-liverDisorders"),
-    ("Spectf", "usmo-spectf"), ("Ionosphere", "usmo-ionosphere"),
-    ("House-votes", "usmo-house-votes"), ("Clean1", "usmo-clean1"),
-    ("Isolet", "usmo-isolet"), ("Australian", "usmo-australian"),
-    ("Diabetes", "usmo-diabetes"), ("German", "uci-german"), ("Krvskp", "usmo-krvskp"),
-    ("Sick", "lamda-sick"),
-]
 #: the methods of Tables 2-4, in the paper's column order, and the extra column
 METHODS = ("SVM", "TSVM", "LapSVM", "USVM", "WellSVM")
 EXTRA = ("WellSVM (code)",)
@@ -114,16 +104,6 @@ def config(params: dict | None = None) -> dict:
 
 
 # --------------------------------------------------------------------------- data
-def load_dataset(name: str):
-    """``(X, y)`` of one data set: raw features, labels in {0, 1} (1 = the data layer's
-    positive class)."""
-    spec = dict(DATASETS)
-    if name not in spec:
-        raise ValueError(f"dataset must be one of {sorted(spec)}, got {name!r}.")
-    ds = load(spec[name])
-    return np.asarray(ds.X, dtype=np.float64), (np.asarray(ds.y) > 0).astype(int)
-
-
 def split(y, rep: int, cfg: dict):
     """``(train, test, labelled)`` indices of one repetition: a stratified 75/25 split and,
     per label percentage, the labelled training indices (nested: the 5 % set is inside the
@@ -147,15 +127,6 @@ def split(y, rep: int, cfg: dict):
         n0 = int(np.clip(n_lab - n1, cfg["min_per_class"], len(order[0]) - 1))
         labelled[pct] = np.sort(np.r_[order[0][:n0], order[1][:n1]])
     return tr, np.sort(te), labelled
-
-
-def preprocess(Xtr, Xte):
-    """Min-max scale to [0, 1] and centre, both with training-part statistics."""
-    lo, hi = Xtr.min(axis=0), Xtr.max(axis=0)
-    span = np.where(hi > lo, hi - lo, 1.0)
-    A, B = (Xtr - lo) / span, (Xte - lo) / span
-    mu = A.mean(axis=0)
-    return A - mu, B - mu
 
 
 def gamma_of(X) -> float:

@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from ..executor import run_tasks
-from .wellsvm import DATASETS, load_dataset, preprocess
+from ._wellsvm_uci import DATASETS, load_dataset, preprocess
 
 __all__ = ["CLUSTER_METHODS", "TABLE8_SETS", "clustering_claims", "clustering_comparison",
            "clustering_crosscheck", "clustering_grid", "clustering_metrics",
