@@ -232,9 +232,11 @@ def _estimator(method: str, linear: bool, sigma: float, cfg: dict, seed: int):
                    max_iter=int(cfg["wellsvm_max_iter"]), random_state=seed, **kp)
 
 
-def run_split(table: str, name: str, split: int, cfg: dict) -> list[dict]:
-    """Every method of ``table`` on one split of one set: long rows (table, dataset,
-    method, split, error_pct, seconds, n_labelled, n_unlabelled, n_binary, warnings)."""
+def run_split(table: str, name: str, split: int, cfg: dict, method: str | None = None
+              ) -> list[dict]:
+    """Every method of ``table`` (or only ``method``) on one split of one set: long rows
+    (table, dataset, method, split, error_pct, seconds, n_labelled, n_unlabelled, n_binary,
+    warnings)."""
     X, y, splits = load_set(table, name, cfg)
     lab, unl = splits["labelled"][split], splits["unlabelled"][split]
     linear = name in cfg["linear_sets"]
@@ -242,6 +244,10 @@ def run_split(table: str, name: str, split: int, cfg: dict) -> list[dict]:
     if linear:
         X = linear_factor(X)
     methods = cfg["methods6"] if table == "table6" else cfg["methods7"]
+    if method is not None:
+        if method not in methods:
+            raise ValueError(f"method {method!r} is not a {table} method: {list(methods)}.")
+        methods = [method]
     binary = set(np.unique(y).tolist()) <= {-1.0, 1.0}
     # one-vs-rest problems: (positive class or None for binary, 0/1 labels)
     classes = [None] if binary else [c for c in np.unique(y) if np.any(y[lab] == c)]
@@ -273,27 +279,34 @@ def run_split(table: str, name: str, split: int, cfg: dict) -> list[dict]:
 
 
 def _tasks(table: str, cfg: dict) -> list[tuple]:
+    """One task per (set, split, method): a one-vs-rest split of uspst or coil20 costs
+    minutes per method, so a task per method balances the workers."""
     sets = TABLE6_SETS if table == "table6" else TABLE7_SETS
+    methods = cfg["methods6"] if table == "table6" else cfg["methods7"]
     out = []
     for name, n in cfg["splits"][table].items():
         if name not in sets:
             raise ValueError(f"unknown {table} set {name!r}; known: {list(sets)}.")
-        out += [(table, name, s) for s in range(int(n))]
+        out += [(table, name, s, m) for s in range(int(n)) for m in methods]
     return out
 
 
-def _rows(tasks, cfg, executor, progress, desc) -> pd.DataFrame:
+def _rows(tasks, cfg, executor, progress, desc, order=None) -> pd.DataFrame:
+    """Run ``order`` (default: ``tasks``) through the executor; rows in ``tasks``' order."""
     cols = ["table", "dataset", "method", "split", "error_pct", "seconds", "n_labelled",
             "n_unlabelled", "n_binary", "warnings"]
     if not tasks:
         return pd.DataFrame(columns=cols)
-    parts = run_tasks(run_split, tasks, executor=executor, kwargs={"cfg": cfg}, desc=desc,
+    order = list(tasks) if order is None else list(order)
+    calls = [{"table": t[0], "name": t[1], "split": t[2], "method": t[3]} for t in order]
+    parts = run_tasks(run_split, calls, executor=executor, kwargs={"cfg": cfg}, desc=desc,
                       progress=progress)
-    return pd.DataFrame([r for p in parts for r in p], columns=cols)
+    done = dict(zip(order, parts, strict=True))
+    return pd.DataFrame([r for t in tasks for r in done[t]], columns=cols)
 
 
 def table7_rows(cfg: dict, *, executor=None, progress: bool = False) -> pd.DataFrame:
-    """Long rows of Table 7, one task per (set, split) through the executor."""
+    """Long rows of Table 7, one task per (set, split, method) through the executor."""
     return _rows(_tasks("table7", cfg), cfg, executor, progress, "WellSVM Table 7")
 
 
@@ -308,13 +321,15 @@ def table6_rows(cfg: dict, *, executor=None, progress: bool = False) -> pd.DataF
 
 
 def tables67_rows(cfg: dict, *, executor=None, progress: bool = False) -> pd.DataFrame:
-    """Tables 6 and 7 in one executor call (better load balance), largest tasks first."""
+    """Tables 6 and 7 in one executor call (better load balance), the largest tasks run
+    first; rows in table, set, split, method order."""
     from ..data.sslbook import sslbook_available
 
     tasks = _tasks("table7", cfg) + (_tasks("table6", cfg) if sslbook_available() else [])
     cost = {"uspst": 0, "coil20": 1, "text": 2, "COIL": 3, "Text": 4}
-    tasks.sort(key=lambda t: cost.get(t[1], 10))
-    return _rows(tasks, cfg, executor, progress, "WellSVM Tables 6-7")
+    slow = {"WellSVM": 0, "WellSVM (code)": 1, "TSVM": 2, "USVM": 3}
+    order = sorted(tasks, key=lambda t: (cost.get(t[1], 10), slow.get(t[3], 10)))
+    return _rows(tasks, cfg, executor, progress, "WellSVM Tables 6-7", order)
 
 
 def missing_data() -> dict:
