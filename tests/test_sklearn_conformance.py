@@ -39,7 +39,7 @@ from weaklabel.models.su import SUClassifier
 
 KNOWN = {"DoubleHingePU", "RampPU", "MCLS", "ILUISVM", "NBBSVM", "PNB", "GaussianNBPU",
          "WellSVM", "TSGSU", "SUSL", "SUDH", "CUU", "KernelKMeans", "AlignedKMeans", "IterSVR",
-         "CPMMC", "GMMC"}
+         "CPMMC", "GMMC", "WellSVMClustering"}
 
 # Constructor arguments: the required class prior, and where the defaults are slower than
 # the checks need.
@@ -54,6 +54,7 @@ FAST_PARAMS = {
     "CUU": {"prior": 0.3, "n_centers": 20, "batch_size": 20, "max_iter": 5},
     "SUSL": {"prior": 0.3},
     "SUDH": {"prior": 0.3},
+    "WellSVMClustering": {"n_init_draws": 3, "max_iter": 10},
 }
 
 _S_IS_01 = "fit takes a 0/1 PU indicator s (1 = labelled positive, 0 = unlabelled)"

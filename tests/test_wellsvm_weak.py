@@ -79,16 +79,22 @@ def _ssl_runs():
     return out
 
 
-def test_ssl_is_bitwise_identical_to_the_code_before_the_shared_loop():
-    """The SSL results (paper and reference variants) equal, bit for bit, arrays stored by
-    the implementation that preceded :func:`label_generation` (tests/data fixture)."""
+def test_ssl_is_identical_to_the_code_before_the_shared_loop():
+    """The SSL results (paper and reference variants) equal the arrays stored by the
+    implementation that preceded :func:`label_generation` (tests/data fixture): labels,
+    counts and every integer exactly; floats bit for bit on the machine that stored them,
+    and within 1e-12 relative on another CPU (the fastmath kernels and the BLAS reductions
+    may round the last bit differently: 2.5e-16 relative seen on an AMD EPYC)."""
     stored = np.load(FIXTURE)
     now = _ssl_runs()
     assert set(stored.files) == set(now)
     for key in stored.files:
         a, b = stored[key], now[key]
         assert a.shape == b.shape and a.dtype == b.dtype, key
-        assert np.array_equal(a, b), key
+        if a.dtype.kind == "f":
+            np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-15, err_msg=key)
+        else:
+            assert np.array_equal(a, b), key
 
 
 def test_label_generation_with_the_sort_oracle_is_the_ssl_paper_loop():

@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import NotFittedError
 
 from .._validation import check_int, check_matrix, check_positive
@@ -38,34 +39,8 @@ __all__ = ["WellSVMClustering", "WellSVMMIL"]
 _KERNELS = ("linear", "gaussian", "rbf", "polynomial", "poly")
 
 
-class _WellSVMParams:
-    """``get_params`` / ``set_params`` from the ``__init__`` signature, the kernel of a fit
-    and the fitted-state check."""
-
-    @classmethod
-    def _param_names(cls):
-        sig = inspect.signature(cls.__init__)
-        return sorted(p for p in sig.parameters if p != "self")
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor parameters (``deep`` is accepted for scikit-learn compatibility)."""
-        return {k: getattr(self, k) for k in self._param_names()}
-
-    def set_params(self, **params):
-        """Set constructor parameters; unknown names raise ``ValueError``."""
-        valid = set(self._param_names())
-        for k, v in params.items():
-            if k not in valid:
-                raise ValueError(f"Invalid parameter {k!r} for {type(self).__name__}; valid "
-                                 f"parameters: {sorted(valid)}.")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self) -> str:
-        sig = inspect.signature(type(self).__init__)
-        parts = [f"{k}={getattr(self, k)!r}" for k, p in sig.parameters.items()
-                 if k != "self" and getattr(self, k) is not p.default]
-        return f"{type(self).__name__}({', '.join(parts)})"
+class _WellSVMKernel:
+    """The kernel of a fit and the fitted-state check."""
 
     def _check_fitted(self):
         if not hasattr(self, "n_features_in_"):
@@ -96,7 +71,37 @@ class _WellSVMParams:
         return make_kernel("linear")
 
 
-class WellSVMClustering(_WellSVMParams):
+class _WellSVMParams(_WellSVMKernel):
+    """``get_params`` / ``set_params`` from the ``__init__`` signature (for an estimator on
+    lists of bags, which scikit-learn's ``BaseEstimator`` checks do not fit)."""
+
+    @classmethod
+    def _param_names(cls):
+        sig = inspect.signature(cls.__init__)
+        return sorted(p for p in sig.parameters if p != "self")
+
+    def get_params(self, deep: bool = True) -> dict:
+        """Constructor parameters (``deep`` is accepted for scikit-learn compatibility)."""
+        return {k: getattr(self, k) for k in self._param_names()}
+
+    def set_params(self, **params):
+        """Set constructor parameters; unknown names raise ``ValueError``."""
+        valid = set(self._param_names())
+        for k, v in params.items():
+            if k not in valid:
+                raise ValueError(f"Invalid parameter {k!r} for {type(self).__name__}; valid "
+                                 f"parameters: {sorted(valid)}.")
+            setattr(self, k, v)
+        return self
+
+    def __repr__(self) -> str:
+        sig = inspect.signature(type(self).__init__)
+        parts = [f"{k}={getattr(self, k)!r}" for k, p in sig.parameters.items()
+                 if k != "self" and getattr(self, k) is not p.default]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
     """WellSVM maximum-margin clustering (Li et al. 2013, Section 4.3, Algorithm 4).
 
     Two clusters with the balance constraint ``|1'y| <= beta``; the convex relaxation is
@@ -201,10 +206,19 @@ class WellSVMClustering(_WellSVMParams):
         """``fit(X).labels_``."""
         return self.fit(X).labels_
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # densified by check_matrix
+        return tags
+
     def decision_function(self, X):
         """``f(x) = sum_i dual_coef_i k(x, x_i)`` (no bias)."""
         self._check_fitted()
-        X = check_matrix(X, "X", n_features=self.n_features_in_)
+        X = check_matrix(X, "X")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input (the number of features seen in fit).")
         sv = np.flatnonzero(self.dual_coef_ != 0)
         if sv.size == 0:
             return np.zeros(X.shape[0])
