@@ -246,7 +246,10 @@ class MCLS(KernelParamsMixin, PUClassifier):
         optional)."""
         X = self._check_X(X)
         K = gram(X, self.X_fit_, self.kernel_) if K is None else K
-        return K @ self.dual_coef_ + self.intercept_
+        # row by row (einsum), not BLAS's matrix-vector product, whose rounding of a row may
+        # depend on how many rows it is given: a point's value must not change with the
+        # batch (scikit-learn's check_methods_subset_invariance failed on an AMD EPYC)
+        return np.einsum("ij,j->i", K, self.dual_coef_) + self.intercept_
 
 
 # --------------------------------------------------------------------------- ILU + ISVM
