@@ -67,21 +67,10 @@ def _seg_max_argmax(v, ptr):
     return m, a
 
 
-class _MILClassifier:
-    """Shared plumbing: bag validation, fitted state, predict / locate / instance_scores,
-    and the parameter protocol of scikit-learn (``get_params`` / ``set_params``, so that
-    ``sklearn.base.clone`` and the model-selection tools work on lists of bags).
-
-    Not a ``sklearn.base.BaseEstimator`` on purpose: the inputs are lists of bags, not the
-    ``(n_samples, n_features)`` arrays scikit-learn's generic estimator checks (run on every
-    ``BaseEstimator`` of :mod:`weaklabel.models`) feed.
-
-    Subclasses implement ``_fit(X, bag_ptr, y)`` (``y`` in +1/-1) and
-    ``_scores(X, bag_ptr) -> (bag_scores, instance_scores)``.
-    """
-
-    classes_ = np.array([0, 1])
-    _estimator_type = "classifier"
+class _ParamsProtocol:
+    """scikit-learn's parameter protocol (``get_params`` / ``set_params`` from the
+    ``__init__`` signature, and the ``repr``) for the estimators on lists of bags, so that
+    ``sklearn.base.clone`` and the model-selection tools work on them."""
 
     @classmethod
     def _get_param_names(cls):
@@ -108,6 +97,23 @@ class _MILClassifier:
                  if k != "self" and getattr(self, k) is not p.default
                  and getattr(self, k) != p.default]
         return f"{type(self).__name__}({', '.join(shown)})"
+
+
+class _MILClassifier(_ParamsProtocol):
+    """Shared plumbing: bag validation, fitted state, predict / locate / instance_scores,
+    and the parameter protocol of scikit-learn (:class:`_ParamsProtocol`).
+
+    Not a ``sklearn.base.BaseEstimator`` on purpose: the inputs are lists of bags, not the
+    ``(n_samples, n_features)`` arrays scikit-learn's generic estimator checks (run on every
+    ``BaseEstimator`` of :mod:`weaklabel.models`) feed.
+
+    Subclasses implement ``_fit(X, bag_ptr, y)`` (``y`` in +1/-1) and
+    ``_scores(X, bag_ptr) -> (bag_scores, instance_scores)``.
+    """
+
+    classes_ = np.array([0, 1])
+    _estimator_type = "classifier"
+
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "n_features_in_")

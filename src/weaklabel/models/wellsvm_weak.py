@@ -17,8 +17,6 @@ vocabulary of :class:`~weaklabel.models.wellsvm.WellSVM` (``kernel``, ``sigma`` 
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import NotFittedError
@@ -33,6 +31,7 @@ from ..solvers.wellsvm import (
     wellsvm_mil_decision_function,
 )
 from ._base import scale_sigma
+from .mil import _ParamsProtocol
 
 __all__ = ["WellSVMClustering", "WellSVMMIL"]
 
@@ -71,34 +70,9 @@ class _WellSVMKernel:
         return make_kernel("linear")
 
 
-class _WellSVMParams(_WellSVMKernel):
-    """``get_params`` / ``set_params`` from the ``__init__`` signature (for an estimator on
-    lists of bags, which scikit-learn's ``BaseEstimator`` checks do not fit)."""
-
-    @classmethod
-    def _param_names(cls):
-        sig = inspect.signature(cls.__init__)
-        return sorted(p for p in sig.parameters if p != "self")
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor parameters (``deep`` is accepted for scikit-learn compatibility)."""
-        return {k: getattr(self, k) for k in self._param_names()}
-
-    def set_params(self, **params):
-        """Set constructor parameters; unknown names raise ``ValueError``."""
-        valid = set(self._param_names())
-        for k, v in params.items():
-            if k not in valid:
-                raise ValueError(f"Invalid parameter {k!r} for {type(self).__name__}; valid "
-                                 f"parameters: {sorted(valid)}.")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self) -> str:
-        sig = inspect.signature(type(self).__init__)
-        parts = [f"{k}={getattr(self, k)!r}" for k, p in sig.parameters.items()
-                 if k != "self" and getattr(self, k) is not p.default]
-        return f"{type(self).__name__}({', '.join(parts)})"
+class _WellSVMParams(_ParamsProtocol, _WellSVMKernel):
+    """scikit-learn's parameter protocol for an estimator on lists of bags (which
+    scikit-learn's ``BaseEstimator`` checks do not fit), and the WellSVM kernel."""
 
 
 class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
