@@ -2,8 +2,8 @@
 (Li, Tsang, Kwok & Zhou, JMLR 2013, Section 5.1.1, Fig. 1), from the fit times of the
 semi-supervised runs (``results/wellsvm/raw.csv``).
 
-Kept apart from :mod:`weaklabel.experiments.wellsvm` so that the clustering stage, which
-imports that module for its data sets, does not depend on how Fig. 1 is drawn.
+Kept apart from the Tables 2-4 protocol (:mod:`weaklabel.experiments.wellsvm`): these
+functions only read its results.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ S3VMS = ("TSVM", "LapSVM", "USVM", "WellSVM")
 
 
 def speed_claims(raw: pd.DataFrame) -> list[dict]:
-    """Fig. 1's claims (Li et al. 2013, Section 5.1.1; digest Section 7, claim 5), each with
+    """Fig. 1's claims (Li et al. 2013, Section 5.1.1 and Fig. 1), each with
     our evidence and a verdict (``holds`` / ``does not hold``), per label percentage:
     TSVM is the slowest and USVM the fastest of the S3VMs (:data:`S3VMS`), ranked by
     :func:`fig1_relative`'s geometric-mean time ratio; WellSVM's time is comparable to
@@ -116,9 +116,10 @@ def speed_claims(raw: pd.DataFrame) -> list[dict]:
 
 
 def iteration_claims(raw: pd.DataFrame, max_iterations: int = 25) -> list[dict]:
-    """Fig. 2's claim (digest Section 7, claim 3): the label generation needs fewer than
-    ``max_iterations`` iterations on the UCI sets; evidence: the largest ``n_iter`` of the
-    WellSVM (paper variant) fits in ``raw`` (deterministic: two runs give the same row)."""
+    """Fig. 2's claim (Li et al. 2013, Section 5.1.1 and Fig. 2): the label generation needs
+    fewer than ``max_iterations`` iterations on the UCI sets; evidence: the largest
+    ``n_iter`` of the WellSVM (paper variant) fits in ``raw`` (deterministic: two runs give
+    the same row)."""
     w = raw[(raw["method"] == "WellSVM") & raw["n_iter"].notna()]
     if w.empty:
         return []
