@@ -140,6 +140,28 @@ def test_warm_start_and_a_cache_reused_across_mu(problem):
 
 
 @pytest.mark.parametrize("problem", ["box", "simplex"])
+@pytest.mark.parametrize("diag_scale", [0.0, 0.5])
+def test_the_row_cache_of_q_changes_the_time_not_the_iterates(problem, diag_scale):
+    """Q's rows are cached for one call (row_cache_mb); a cache of 3 rows (evicting all
+    the time, and in the simplex solver evicting row i while row j is fetched) and no
+    budget at all give bit for bit the same solution as a cache that holds every row."""
+    rng, X, Z, mu, C = random_problem(11, 70, 4)
+    k = KERNELS["gaussian"]
+    Cs, diag = (C, diag_scale * C) if problem == "box" else (np.inf, 1.0 / C + diag_scale)
+    a0 = None
+    if problem == "box":  # a warm start with a large support: the cached initial gradient
+        a0 = np.minimum(C, rng.uniform(0, 1, 70))
+    runs = [label_kernel_dual(X, Z, mu, Cs, k, problem=problem, diag=diag, eps=1e-9,
+                              alpha0=a0, row_cache_mb=mb) for mb in (64.0, 0.0, 1e-9)]
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r.alpha, runs[0].alpha)
+        np.testing.assert_array_equal(r.gradient, runs[0].gradient)
+        assert r.n_iter == runs[0].n_iter
+    with pytest.raises(ValueError, match="row_cache_mb"):
+        label_kernel_dual(X, Z, mu, Cs, k, problem=problem, diag=diag, row_cache_mb=-1.0)
+
+
+@pytest.mark.parametrize("problem", ["box", "simplex"])
 def test_precomputed_equals_the_built_in_kernel(problem):
     rng, X, Z, mu, C = random_problem(5, 40, 2)
     k = KERNELS["gaussian"]

@@ -536,9 +536,37 @@ def _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, cols
 
 
 @nb.njit(cache=True, nogil=True)
+def _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc, qdata,
+             qslot, qowner, qnext, coef):
+    """Slot of ``qdata`` that holds the whole row ``K_i o M_i`` (without ``d``) of this call.
+
+    ``Q`` changes with ``mu`` and the label vectors, so this cache of its rows lives for one
+    call of the solver (the rows of ``K`` stay in the ``KernelRowCache``); slots are reused
+    first in, first out. A cached row holds the same values as a recomputed one (same
+    operations in the same order), so the cache changes the time, never the iterates.
+    """
+    s = qslot[i]
+    if s >= 0:
+        return s
+    s = qnext[0]
+    qnext[0] = (s + 1) % qdata.shape[0]
+    o = qowner[s]
+    if o >= 0:
+        qslot[o] = -1
+    _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc,
+            allc.shape[0], qdata[s], coef)
+    qslot[i] = s
+    qowner[s] = i
+    return s
+
+
+@nb.njit(cache=True, nogil=True)
 def _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
-                 cols, ncols, G, qrow, coef):
-    """``G[j] = p_j + d_j a_j + sum_i a_i K_ij M_ij`` for ``j`` in ``cols[:ncols]``."""
+                 cols, ncols, G, qrow, coef, allc, qdata, qslot, qowner, qnext):
+    """``G[j] = p_j + d_j a_j + sum_i a_i K_ij M_ij`` for ``j`` in ``cols[:ncols]``.
+
+    A row already in the call's row cache is read from it; a missing one is computed whole
+    and cached when at least half of the columns are asked for, else only on ``cols``."""
     n = alpha.shape[0]
     for u in range(ncols):
         j = cols[u]
@@ -546,11 +574,34 @@ def _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
     for i in range(n):
         ai = alpha[i]
         if ai != 0.0:
-            _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, cols,
-                    ncols, qrow, coef)
+            if qslot[i] >= 0 or 2 * ncols >= n:
+                qr = qdata[_lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock,
+                                    Z, mu, allc, qdata, qslot, qowner, qnext, coef)]
+            else:
+                _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+                        cols, ncols, qrow, coef)
+                qr = qrow
             for u in range(ncols):
                 j = cols[u]
-                G[j] += ai * qrow[j]
+                G[j] += ai * qr[j]
+
+
+@nb.njit(cache=True)
+def _lk_kernel_diagonal(R, code, params):
+    """``k(x_i, x_i)`` for every row of ``R``."""
+    n = R.shape[0]
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = kernel_value(R[i], R[i], code, params)
+    return out
+
+
+def _lk_row_cache(n: int, budget_mb: float):
+    """The per-call cache of ``Q``'s rows: ``(allc, qdata, qslot, qowner, qnext)`` with as
+    many whole rows as ``budget_mb`` holds (at least 3, at most ``n``)."""
+    slots = int(min(n, max(3, budget_mb * 2.0**20 // (8 * max(n, 1)))))
+    return (np.arange(n), np.empty((slots, n)), np.full(n, -1, dtype=np.int64),
+            np.full(slots, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -565,7 +616,7 @@ def _box_violation(g, a, c):
 
 @nb.njit(cache=True, nogil=True)
 def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, C, alpha,
-                 QD, eps, max_iter, shrinking):
+                 QD, eps, max_iter, allc, qdata, qslot, qowner, qnext, shrinking):
     """Greedy coordinate descent on ``min 1/2 a'Qa - 1'a, 0 <= a <= C`` (no equality).
 
     Each iteration takes the coordinate of largest decrease of the objective by an exact
@@ -584,7 +635,7 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
     active = np.arange(n)
     active_size = n
     _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
-                 active, n, G, qrow, coef)
+                 active, n, G, qrow, coef, allc, qdata, qslot, qowner, qnext)
     inactive = np.zeros(n, dtype=np.int64)
     it = 0
     counter = min(n, 1000)
@@ -634,7 +685,8 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
                     inactive[m] = k
                     m += 1
             _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p,
-                         alpha, inactive, m, G, qrow, coef)
+                         alpha, inactive, m, G, qrow, coef, allc, qdata, qslot, qowner,
+                         qnext)
             active_size = n
             for k in range(n):
                 active[k] = k
@@ -652,12 +704,13 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
             a_new = C[i]
         alpha[i] = a_new
         s = a_new - a_old
-        _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, active,
-                active_size, qrow, coef)
-        qrow[i] += d[i]
+        qr = qdata[_lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+                            allc, qdata, qslot, qowner, qnext, coef)]
+        gi = G[i]
         for u in range(active_size):
             k = active[u]
-            G[k] += s * qrow[k]
+            G[k] += s * qr[k]
+        G[i] = gi + s * (qr[i] + d[i])
         if shrinking:
             counter -= 1
             if counter == 0:
@@ -682,7 +735,8 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
                 inactive[m] = k
                 m += 1
         _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p,
-                     alpha, inactive, m, G, qrow, coef)
+                     alpha, inactive, m, G, qrow, coef, allc, qdata, qslot, qowner,
+                         qnext)
     viol = 0.0
     for k in range(n):
         v = _box_violation(G[k], alpha[k], C[k])
@@ -693,17 +747,15 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
 
 @nb.njit(cache=True, nogil=True)
 def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, C,
-                     alpha, QD, eps, max_iter):
+                     alpha, QD, eps, max_iter, allc, qdata, qslot, qowner, qnext):
     """Pair SMO (WSS2 with every sign +1) on ``min 1/2 a'Qa, 1'a = 1, 0 <= a <= C``."""
     n = alpha.shape[0]
     p = np.zeros(n)
     G = np.empty(n)
-    qi = np.zeros(n)
-    qj = np.zeros(n)
+    qtmp = np.zeros(n)
     coef = np.empty(Z.shape[1])
-    allc = np.arange(n)
     _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
-                 allc, n, G, qi, coef)
+                 allc, n, G, qtmp, coef, allc, qdata, qslot, qowner, qnext)
     it = 0
     gap = np.inf
     converged = False
@@ -718,9 +770,10 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
         gmax2 = -np.inf
         j = -1
         if i >= 0:
-            _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc, n,
-                    qi, coef)
-            qi[i] += d[i]
+            si = _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+                          allc, qdata, qslot, qowner, qnext, coef)
+            qi = qdata[si]
+            qii = qi[i] + d[i]
             obj_min = np.inf
             for k in range(n):
                 if alpha[k] > 0.0:
@@ -728,7 +781,7 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
                         gmax2 = G[k]
                     diff = gmax + G[k]
                     if diff > 0.0:
-                        quad = QD[i] + QD[k] - 2.0 * qi[k]
+                        quad = QD[i] + QD[k] - 2.0 * (qi[k] if k != i else qii)
                         o = -(diff * diff) / (quad if quad > 0.0 else _TAU)
                         if o <= obj_min:
                             obj_min = o
@@ -740,14 +793,17 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
         if it >= max_iter:
             break
         it += 1
-        _lk_row(j, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc, n, qj,
-                coef)
-        qj[j] += d[j]
+        qj = qdata[_lk_qrow(j, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+                            allc, qdata, qslot, qowner, qnext, coef)]
+        if qowner[si] != i:  # row i's slot was taken by row j (small caches): fetch it again
+            si = _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+                          allc, qdata, qslot, qowner, qnext, coef)
+            qi = qdata[si]
         ci = C[i]
         cj = C[j]
         ai_old = alpha[i]
         aj_old = alpha[j]
-        quad = QD[i] + QD[j] - 2.0 * qi[j]
+        quad = QD[i] + QD[j] - 2.0 * (qi[j] if j != i else qii)
         if quad <= 0.0:
             quad = _TAU
         delta = (G[i] - G[j]) / quad
@@ -772,8 +828,13 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
         alpha[j] = aj
         dai = ai - ai_old
         daj = aj - aj_old
+        # rows i and j of Q are qi + d_i e_i and qj + d_j e_j: entries i and j apart
+        gi = G[i] + (qii * dai + qj[i] * daj)
+        gj = G[j] + (qi[j] * dai + (qj[j] + d[j]) * daj)
         for k in range(n):
             G[k] += qi[k] * dai + qj[k] * daj
+        G[i] = gi
+        G[j] = gj
     return G, it, converged, max(gap, 0.0)
 
 
@@ -783,15 +844,18 @@ def _lk_quadratic(R, code, params, data, slot_of, row_of, stamp, clock, Z, alpha
     n, T = Z.shape
     sv = np.flatnonzero(alpha != 0.0)
     out = np.zeros(T)
+    acc = np.empty(T)
     for u in range(sv.shape[0]):
         i = sv[u]
         krow = data[cache_get_row(i, R, R, code, params, data, slot_of, row_of, stamp, clock)]
+        acc[:] = 0.0
+        for w in range(sv.shape[0]):  # the sums over w of the t's side by side (same order)
+            j = sv[w]
+            kj = krow[j] * alpha[j]
+            for t in range(T):
+                acc[t] += kj * Z[j, t]
         for t in range(T):
-            acc = 0.0
-            for w in range(sv.shape[0]):
-                j = sv[w]
-                acc += krow[j] * alpha[j] * Z[j, t]
-            out[t] += alpha[i] * Z[i, t] * acc
+            out[t] += alpha[i] * Z[i, t] * acc[t]
     return out
 
 
@@ -1022,7 +1086,7 @@ def _resolve_cache(X, kernel, cache, cache_mb) -> KernelRowCache:
 
 def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", diag=None,
                       alpha0=None, eps=1e-3, shrinking=True, cache=None, cache_mb=200.0,
-                      max_iter=None) -> SMOResult:
+                      max_iter=None, row_cache_mb=64.0) -> SMOResult:
     """SVM dual on a label kernel ``Q = K o M + diag(d)``, ``M = sum_t mu_t z_t z_t'``.
 
     The inner problems of WellSVM (Li, Tsang, Kwok and Zhou, JMLR 2013): with the label
@@ -1076,6 +1140,10 @@ def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", d
         Budget of a new cache (ignored when ``cache`` is given).
     max_iter : int, optional
         Cap on updates (default ``max(10_000_000, 100 n)``).
+    row_cache_mb : float
+        Budget of the cache of ``Q``'s rows that lives for this call (``Q`` changes with
+        ``mu``; at least 3 rows are kept whatever the budget). Rows are computed once per
+        call instead of at every update, at ``O(n T)`` each; the iterates do not change.
 
     Returns
     -------
@@ -1118,15 +1186,15 @@ def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", d
         if np.any(d < 0):
             raise ValueError("diag must contain values >= 0.")
     eps = check_positive(eps, "eps")
+    row_cache_mb = check_positive(row_cache_mb, "row_cache_mb", allow_zero=True)
     max_iter = max(10_000_000, 100 * n) if max_iter is None else check_int(
         max_iter, "max_iter", minimum=1)
     k = cache.kernel
     if k.code == PRECOMPUTED:
         kd = np.ascontiguousarray(np.diag(cache.R))
     else:
-        kd = np.array([kernel_value(cache.R[i], cache.R[i], k.code, k.params)
-                       for i in range(n)]) if k.code != LINEAR else np.einsum(
-                           "ij,ij->i", cache.R, cache.R)
+        kd = _lk_kernel_diagonal(cache.R, k.code, k.params) if k.code != LINEAR else np.einsum(
+            "ij,ij->i", cache.R, cache.R)
     QD = kd * muv.sum() + d  # M_ii = sum_t mu_t z_ti^2 = sum_t mu_t
     if alpha0 is not None:
         a = check_vector(alpha0, "alpha0", n=n).copy()
@@ -1149,7 +1217,8 @@ def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", d
                 break
     rows0 = cache.misses
     args = (cache.R, k.code, k.params, cache.data, cache.slot_of, cache.row_of, cache.stamp,
-            cache.clock, Z, np.ascontiguousarray(muv), d, Cv, a, QD, eps, max_iter)
+            cache.clock, Z, np.ascontiguousarray(muv), d, Cv, a, QD, eps, max_iter,
+            *_lk_row_cache(n, row_cache_mb))
     t0 = time.perf_counter()
     if problem == "box":
         G, it, converged, viol = _lk_box_core(*args, bool(shrinking))
