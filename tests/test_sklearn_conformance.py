@@ -445,3 +445,138 @@ def test_one_vocabulary_ssl(est):
     params = set(type(est)().get_params())
     assert not params & RETIRED_PARAMS, params & RETIRED_PARAMS
     assert {"kernel", "sigma", "degree", "coef0", "C1", "tol", "max_iter", "verbose"} <= params
+
+
+# --------------------------------------------------------------------------- multi-instance
+# The multi-instance estimators take lists of bags, not (n_samples, n_features) arrays, so
+# scikit-learn's generic checks cannot feed them (they are not BaseEstimator subclasses, on
+# purpose). What those checks would cover is run here on every one of them, found the same
+# way as above: parameter protocol and clone, the fitted state, determinism, pickling,
+# input left untouched, non-array bags, shapes and the relations between the outputs,
+# errors naming the argument, and model selection with GridSearchCV.
+def _discover_mil():
+    from weaklabel.models.mil import _ParamsProtocol
+
+    pkg = weaklabel.models
+    found = {}
+    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        for name, cls in inspect.getmembers(importlib.import_module(m.name), inspect.isclass):
+            if (issubclass(cls, _ParamsProtocol) and not name.startswith("_")
+                    and cls.__module__.startswith("weaklabel.")
+                    and list(inspect.signature(cls.fit).parameters)[1:3] == ["bags", "y"]):
+                found[name] = cls
+    return [found[k] for k in sorted(found)]
+
+
+MIL_FAST_PARAMS = {"DiverseDensity": {"n_starts": 5, "random_state": 0},
+                   "EMDD": {"n_starts": 5, "random_state": 0}}
+# Estimators whose bag score is not the max of their instance scores, with the reason.
+MIL_NOT_MAX_RULE = {"MIKernelSVM": "the bag score is the set-kernel SVM's output; the "
+                                   "instance scores are each instance's contribution to it"}
+MIL_CLASSES = _discover_mil()
+MIL_ESTIMATORS = [cls(**MIL_FAST_PARAMS.get(cls.__name__, {})) for cls in MIL_CLASSES]
+
+
+def _mil_data(n_bags=24, m=4, d=3, seed=0):
+    """Every other bag positive, with one key instance near 4 e_1."""
+    rng = np.random.default_rng(seed)
+    bags, y = [], []
+    for i in range(n_bags):
+        b = rng.normal(size=(m, d))
+        if i % 2 == 0:
+            b[int(rng.integers(m)), 0] += 4.0
+        bags.append(b)
+        y.append(int(i % 2 == 0))
+    return bags, np.array(y)
+
+
+def _mil_fit(est, bags, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return clone(est).fit(bags, y)
+
+
+def test_mil_discovery_finds_every_estimator():
+    names = {cls.__name__ for cls in MIL_CLASSES}
+    assert {"WellSVMMIL", "MiSVM", "MISVM", "MIKernelSVM", "DiverseDensity", "EMDD"} <= names
+    assert set(MIL_FAST_PARAMS) <= names and set(MIL_NOT_MAX_RULE) <= names
+    assert not any(issubclass(cls, BaseEstimator) for cls in MIL_CLASSES)
+
+
+@pytest.mark.parametrize("est", MIL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_mil_parameter_protocol(est):
+    params = est.get_params()
+    assert params == clone(est).get_params()
+    assert set(params) == set(inspect.signature(type(est).__init__).parameters) - {"self"}
+    c = clone(est).set_params(**params)
+    assert c.get_params() == params and repr(c) == repr(est)
+    with pytest.raises(ValueError, match="Invalid parameter 'not_a_parameter'"):
+        clone(est).set_params(not_a_parameter=1)
+
+
+@pytest.mark.parametrize("est", MIL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_mil_fitted_state_outputs_and_determinism(est):
+    import copy
+    import pickle
+
+    bags, y = _mil_data()
+    for method in ("predict", "decision_function", "locate", "instance_scores"):
+        with pytest.raises(NotFittedError):
+            getattr(clone(est), method)(bags)
+    before = copy.deepcopy(bags)
+    fitted = clone(est)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert fitted.fit(bags, y) is fitted
+    for a, b in zip(before, bags, strict=True):
+        np.testing.assert_array_equal(a, b)  # the input is not modified
+    assert fitted.n_features_in_ == 3
+    f = fitted.decision_function(bags)
+    assert f.shape == (len(bags),) and np.all(np.isfinite(f))
+    pred = fitted.predict(bags)
+    assert set(np.unique(pred)) <= set(fitted.classes_.tolist())
+    off = f != 0
+    np.testing.assert_array_equal(pred[off], fitted.classes_[(f[off] > 0).astype(int)])
+    inst = fitted.instance_scores(bags)
+    assert [len(s) for s in inst] == [len(b) for b in bags]
+    if type(est).__name__ not in MIL_NOT_MAX_RULE:
+        np.testing.assert_allclose(f, [s.max() for s in inst], rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(fitted.locate(bags), [int(np.argmax(s)) for s in inst])
+    assert fitted.score(bags, y) >= 0.9  # the toy problem is easy
+    # determinism, pickling, bags given as nested lists
+    np.testing.assert_array_equal(_mil_fit(est, bags, y).decision_function(bags), f)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(fitted)).decision_function(bags), f)
+    as_lists = [b.tolist() for b in bags]
+    np.testing.assert_allclose(_mil_fit(est, as_lists, y.tolist()).decision_function(as_lists),
+                               f, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("est", MIL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_mil_bad_input_names_the_argument(est):
+    bags, y = _mil_data(12)
+    with pytest.raises(ValueError, match="y"):
+        _mil_fit(est, bags, y[:-1])
+    with pytest.raises(ValueError, match="y"):
+        _mil_fit(est, bags, np.ones_like(y))
+    with pytest.raises(ValueError, match="bag"):
+        _mil_fit(est, bags[:-1] + [np.zeros((0, 3))], y)
+    bad = [b.copy() for b in bags]
+    bad[0][0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN|nan|finite"):
+        _mil_fit(est, bad, y)
+    fitted = _mil_fit(est, bags, y)
+    with pytest.raises(ValueError, match="features"):
+        fitted.predict([np.zeros((2, 5))])
+
+
+@pytest.mark.parametrize("est", MIL_ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_mil_model_selection(est):
+    from sklearn.model_selection import GridSearchCV
+
+    bags, y = _mil_data(18)
+    name = next(iter(est.get_params()))
+    g = GridSearchCV(est, {name: [est.get_params()[name]]}, cv=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g.fit(bags, y)
+    assert 0.0 <= g.best_score_ <= 1.0 and g.best_estimator_.score(bags, y) >= 0.75

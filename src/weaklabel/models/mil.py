@@ -69,8 +69,9 @@ def _seg_max_argmax(v, ptr):
 
 class _ParamsProtocol:
     """scikit-learn's parameter protocol (``get_params`` / ``set_params`` from the
-    ``__init__`` signature, and the ``repr``) for the estimators on lists of bags, so that
-    ``sklearn.base.clone`` and the model-selection tools work on them."""
+    ``__init__`` signature, the ``repr``, the tags and the fitted state) for the classifiers
+    of lists of bags, so that ``sklearn.base.clone`` and the model-selection tools work on
+    them."""
 
     @classmethod
     def _get_param_names(cls):
@@ -90,6 +91,15 @@ class _ParamsProtocol:
                                  f"parameters: {valid}.")
             setattr(self, k, v)
         return self
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "n_features_in_")
+
+    def __sklearn_tags__(self):
+        """Binary classifier of bags (not 2-D arrays), for scikit-learn's model selection."""
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(multi_class=False),
+                    input_tags=InputTags(two_d_array=False, allow_nan=False))
 
     def __repr__(self):
         sig = inspect.signature(type(self).__init__)
@@ -114,14 +124,6 @@ class _MILClassifier(_ParamsProtocol):
     classes_ = np.array([0, 1])
     _estimator_type = "classifier"
 
-
-    def __sklearn_is_fitted__(self):
-        return hasattr(self, "n_features_in_")
-
-    def __sklearn_tags__(self):
-        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
-                    classifier_tags=ClassifierTags(multi_class=False),
-                    input_tags=InputTags(two_d_array=False, allow_nan=False))
 
     def score(self, bags, y):
         """Bag accuracy against labels ``y`` in ``{0, 1}`` (or ``{-1, +1}``, bool)."""

@@ -319,10 +319,22 @@ class WellSVMMIL(_WellSVMParams):
         X, ptr = _bags_to_arrays(bags, n_features=self.n_features_in_)
         return wellsvm_mil_decision_function(self.result_, X), ptr
 
-    def predict_instances(self, bags):
-        """Instance scores ``f(x_ij)``: a list with one array per bag."""
+    def instance_scores(self, bags):
+        """Instance scores ``f(x_ij)``: a list with one array per bag (the name the
+        multi-instance baselines of :mod:`weaklabel.models.mil` use)."""
         f, ptr = self._scores(bags)
         return [f[ptr[b]:ptr[b + 1]] for b in range(ptr.size - 1)]
+
+    predict_instances = instance_scores
+
+    def score(self, bags, y):
+        """Bag accuracy of :meth:`predict` against labels ``y`` (the labels of fit's
+        convention, ``{0, 1}`` or ``{-1, +1}``)."""
+        ya = np.asarray(y).ravel()
+        pred = self.predict(bags)
+        if ya.shape[0] != pred.shape[0]:
+            raise ValueError(f"y has {ya.shape[0]} labels but there are {pred.shape[0]} bags.")
+        return float(np.mean((pred == self.classes_[1]) == (ya > 0)))
 
     def decision_function(self, bags):
         """Bag scores ``max_j f(x_ij)``."""
