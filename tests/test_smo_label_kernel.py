@@ -13,6 +13,7 @@ from weaklabel.reference.smo import (
     simplex_dual_kkt_violation,
 )
 from weaklabel.solvers.smo import (
+    cache_matvec,
     label_kernel_decision_function,
     label_kernel_dual,
     label_kernel_quadratic,
@@ -159,6 +160,21 @@ def test_the_row_cache_of_q_changes_the_time_not_the_iterates(problem, diag_scal
         assert r.n_iter == runs[0].n_iter
     with pytest.raises(ValueError, match="row_cache_mb"):
         label_kernel_dual(X, Z, mu, Cs, k, problem=problem, diag=diag, row_cache_mb=-1.0)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "gaussian", "precomputed"])
+def test_cache_matvec_is_the_cache_matvec_bit_for_bit(kernel):
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(50, 4))
+    if kernel == "precomputed":
+        cache = KernelRowCache(gram(X, kernel=KERNELS["gaussian"]), kernel="precomputed")
+    else:
+        cache = KernelRowCache(X, kernel=KERNELS[kernel], cache_mb=0.01)  # evicting rows
+    v = rng.normal(size=50) * (rng.random(50) < 0.6)
+    np.testing.assert_array_equal(cache_matvec(cache, v), cache.matvec(v))
+    np.testing.assert_array_equal(cache_matvec(cache, np.zeros(50)), np.zeros(50))
+    with pytest.raises(ValueError, match="square"):
+        cache_matvec(KernelRowCache(X, X[:10], kernel=KERNELS["linear"]), v)
 
 
 @pytest.mark.parametrize("problem", ["box", "simplex"])

@@ -38,8 +38,8 @@ oracles (one module, three label sets)
     theta-mixture, post-selection and re-optimisation).
 :func:`gamma_width`, :func:`wellsvm_decision_function`.
 
-The inner solver (``label_kernel_dual``, ``KernelRowCache``, ``label_kernel_quadratic``) is
-imported on a single line below.
+The inner solver (``label_kernel_dual``, ``KernelRowCache``, ``label_kernel_quadratic``,
+``cache_matvec``) is imported on a single line below.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ from .._validation import (
     warn_not_converged,
 )
 from ..kernels import gram, kernel_diag, make_kernel
-from .smo import KernelRowCache, label_kernel_dual, label_kernel_quadratic
+from .smo import KernelRowCache, cache_matvec, label_kernel_dual, label_kernel_quadratic
 
 __all__ = ["MLKLResult", "ViolatedLabel", "WellSVMClusteringResult", "WellSVMMILResult",
            "WellSVMResult", "bag_argmax_oracle", "band_oracle", "clustering_beta",
@@ -283,13 +283,13 @@ def violated_label(alpha, cache, working_set, oracle, *, eps: float = 1e-3,
     working_max = float(q[t_bar])
     y_prev = Y[t_bar].copy()
     v_prev = working_max
-    f = cache.matvec(a * y_prev)
+    f = cache_matvec(cache, a * y_prev)
     prop4 = {}
     n_ascent = 0
     for step in range(max_ascent):
         r = a * f
         y = np.asarray(oracle(r, f if use_tie else None), dtype=np.float64)
-        f_new = cache.matvec(a * y)
+        f_new = cache_matvec(cache, a * y)
         v = float((a * y) @ f_new)
         if step == 0:
             lin_new, lin_old = float(r @ y), float(r @ y_prev)
@@ -830,12 +830,12 @@ def _ref_ascent(alpha, cache, y_start, oracle):
 
     One kernel product per step: ``K (a o y)`` both scores the new label and gives the next
     step's ``f`` (the authors' code computes it twice; the arithmetic is the same)."""
-    g = cache.matvec(alpha * y_start)
+    g = cache_matvec(cache, alpha * y_start)
     v = float((alpha * y_start) @ g)
     cur = y_start
     while True:
         y = oracle(alpha * g, None)
-        gn = cache.matvec(alpha * y)
+        gn = cache_matvec(cache, alpha * y)
         vn = float((alpha * y) @ gn)
         if vn > v:
             v, cur, g = vn, y, gn
@@ -938,7 +938,7 @@ def _run_reference(X, y, mask, kern, cache, Cvec, *, max_outer, inner_eps, rando
     labels_ws = np.array(working[:w.shape[0]])
     # relaxed solution on U, re-thresholded
     coef = alpha * (np.where(w > 1e-2, w, 0.0) @ labels_ws)
-    f_rel = cache.matvec(coef)
+    f_rel = cache_matvec(cache, coef)
     yy1 = y.copy()
     yy1[unl] = _ref_threshold(f_rel[unl], n_pos)
     a_rel, obj2 = solve(yy1[None], [1.0])
@@ -948,13 +948,13 @@ def _run_reference(X, y, mask, kern, cache, Cvec, *, max_outer, inner_eps, rando
         a_sel, y_init, chosen = a_rel, yy1, "relaxation"
     # re-optimisation rounds
     newy = y.copy()
-    newy[unl] = _ref_threshold(cache.matvec(a_sel * y_init)[unl], n_pos)
+    newy[unl] = _ref_threshold(cache_matvec(cache, a_sel * y_init)[unl], n_pos)
     rounds = 1
     while rounds <= 10 and not np.array_equal(newy, y_init):
         y_init = newy
         a_sel, _ = solve(y_init[None], [1.0])
         newy = y.copy()
-        newy[unl] = _ref_threshold(cache.matvec(a_sel * y_init)[unl], n_pos)
+        newy[unl] = _ref_threshold(cache_matvec(cache, a_sel * y_init)[unl], n_pos)
         rounds += 1
     return WellSVMResult(alpha=a_sel, mu=np.array([1.0]), labels=newy[None],
                          objective_path=path, n_outer=len(path) - 1 if path else 0,
@@ -1155,7 +1155,7 @@ def wellsvm_clustering(X, C=1.0, kernel="linear", beta=None, *, beta_fraction: f
                            stacklevel=4)
     res.info.update(kernel=kern, C=C, beta=beta, init_labels=y0,
                     init_alignment=float(align.max()))
-    f = cache.matvec(res.coef)
+    f = cache_matvec(cache, res.coef)
     assignment = np.where(f >= 0, 1.0, -1.0)
     if abs(assignment.sum()) > beta:
         assignment = band_oracle(f, beta)
