@@ -363,7 +363,8 @@ def times_long(raw: pd.DataFrame, keys: list) -> pd.DataFrame:
     cols = [c for c in raw.columns if c.endswith("_seconds")]
     t = raw.melt(id_vars=keys, value_vars=cols, var_name="method", value_name="seconds")
     t["method"] = t.method.str.replace("_seconds", "", regex=False).map(
-        {"svm": "SVM", "svmlin": "SVMlin", "wellsvm": "WellSVM", "kmeans": "k-means"})
+        {"svm": "SVM", "svmlin": "SVMlin", "wellsvm": "WellSVM", "kmeans": "k-means",
+         "minibatch_kmeans": "MiniBatchKMeans"})
     return t.dropna(subset=["seconds"]).reset_index(drop=True)
 
 
@@ -426,9 +427,9 @@ def plot_fig34(summ: pd.DataFrame, times: pd.DataFrame, name: str):
 
 # --------------------------------------------------------------------------- Figs. 8-9
 def run_fig89_task(name: str, rate: float, sub: int, cfg: dict) -> dict:
-    """One (data set, sampling rate, subsample) of Figs. 8-9: WellSVM clustering and
-    k-means (averaged over ``kmeans_runs`` seeds)."""
-    from sklearn.cluster import KMeans
+    """One (data set, sampling rate, subsample) of Figs. 8-9: WellSVM clustering, k-means
+    and mini-batch k-means (each averaged over ``kmeans_runs`` seeds)."""
+    from sklearn.cluster import KMeans, MiniBatchKMeans
 
     from ..solvers.linear import wellsvm_linear_clustering
     from ..solvers.mmc import clustering_accuracy
@@ -449,16 +450,24 @@ def run_fig89_task(name: str, rate: float, sub: int, cfg: dict) -> dict:
                                       max_outer=int(cfg["max_outer"]),
                                       mkl_tol=cfg["mkl_tol"], inner_tol=cfg["inner_tol"])
     t_w = time.perf_counter() - t0
-    accs = []
+    accs, mb_accs = [], []
     t0 = time.perf_counter()
     for k in range(int(cfg["kmeans_runs"])):
         km = KMeans(2, n_init=1, random_state=seed + k).fit(Xs)
         accs.append(clustering_accuracy(ys, km.labels_))
     t_k = (time.perf_counter() - t0) / int(cfg["kmeans_runs"])
+    # MiniBatchKMeans beside KMeans (the large sizes): scikit-learn's defaults, same seeds
+    t0 = time.perf_counter()
+    for k in range(int(cfg["kmeans_runs"])):
+        mb = MiniBatchKMeans(2, n_init=1, random_state=seed + k).fit(Xs)
+        mb_accs.append(clustering_accuracy(ys, mb.labels_))
+    t_mb = (time.perf_counter() - t0) / int(cfg["kmeans_runs"])
     return {"dataset": name, "rate": float(rate), "sub": int(sub), "n": int(m),
             "wellsvm_accuracy": float(clustering_accuracy(ys, r.assignment)),
-            "kmeans_accuracy": float(np.mean(accs)), "n_outer": int(r.result.n_outer),
-            "wellsvm_seconds": t_w, "kmeans_seconds": t_k}
+            "kmeans_accuracy": float(np.mean(accs)),
+            "minibatch_kmeans_accuracy": float(np.mean(mb_accs)),
+            "n_outer": int(r.result.n_outer),
+            "wellsvm_seconds": t_w, "kmeans_seconds": t_k, "minibatch_kmeans_seconds": t_mb}
 
 
 def run_fig89(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:
@@ -475,7 +484,8 @@ def run_fig89(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFram
 def fig89_summary(raw: pd.DataFrame) -> pd.DataFrame:
     """Mean accuracies over the subsamples per (data set, rate) (timings:
     :func:`times_summary`)."""
-    cols = ["n", "wellsvm_accuracy", "kmeans_accuracy"]
+    cols = ["n", "wellsvm_accuracy", "kmeans_accuracy", "minibatch_kmeans_accuracy"]
+    cols = [c for c in cols if c in raw]
     return raw.groupby(["dataset", "rate"], sort=True)[cols].mean().reset_index()
 
 
@@ -488,6 +498,9 @@ def plot_fig89(summ: pd.DataFrame, times: pd.DataFrame, name: str):
     t = times[(times.dataset == name) & (times.method == "WellSVM")]
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
     ax[0].plot(s.n, s.kmeans_accuracy, marker="s", label="k-means")
+    if "minibatch_kmeans_accuracy" in s:
+        ax[0].plot(s.n, s.minibatch_kmeans_accuracy, marker="^", ls="--",
+                   label="MiniBatchKMeans")
     ax[0].plot(s.n, s.wellsvm_accuracy, marker="o", label="WellSVM")
     ax[0].set_ylabel("clustering accuracy")
     ax[0].legend()
@@ -518,7 +531,8 @@ def linear_claims(t5: pd.DataFrame, f34: pd.DataFrame, f89: pd.DataFrame, cfg: d
             return None
         w = t.pivot_table(index=keys, columns="method", values="seconds").reset_index()
         return w.rename(columns={"SVM": "svm_seconds", "SVMlin": "svmlin_seconds",
-                                 "WellSVM": "wellsvm_seconds", "k-means": "kmeans_seconds"})
+                                 "WellSVM": "wellsvm_seconds", "k-means": "kmeans_seconds",
+                                 "MiniBatchKMeans": "minibatch_kmeans_seconds"})
 
     w34 = wide(t34, ["dataset", "fraction"])
     w89 = wide(t89, ["dataset", "rate"])
