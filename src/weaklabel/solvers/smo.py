@@ -589,7 +589,8 @@ def _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
 
 @nb.njit(cache=True)
 def _lk_kernel_diagonal(R, code, params):
-    """``k(x_i, x_i)`` for every row of ``R``."""
+    """``k(x_i, x_i)`` for every row of ``R``: ``kernels.kernel_diag`` without its fastmath
+    flags, so that the diagonal is bit for bit the one every earlier result was built on."""
     n = R.shape[0]
     out = np.empty(n)
     for i in range(n):
@@ -813,7 +814,7 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
         cj = C[j]
         ai_old = alpha[i]
         aj_old = alpha[j]
-        quad = QD[i] + QD[j] - 2.0 * (qi[j] if j != i else qii)
+        quad = QD[i] + QD[j] - 2.0 * qi[j]  # j != i: diff = 0 at k = i
         if quad <= 0.0:
             quad = _TAU
         delta = (G[i] - G[j]) / quad
