@@ -131,13 +131,15 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
               max_iter, shrinking, seed):
     """Dual CD with shrinking on ``min 1/2 a'(sum_t mu_t Z_t Z_t' o XX' + D)a - 1'a``.
 
-    ``V[t]`` is ``sum_i a_i Z[i, t] x_i`` (last column: the constant feature ``bval`` when
-    ``V`` has one more column than ``X``). ``index`` is scratch (n,). Returns ``(n_iter,
+    ``V[:, t]`` is ``sum_i a_i Z[i, t] x_i`` (last row: the constant feature ``bval`` when
+    ``V`` has one more row than ``X`` has columns). ``V`` is stored feature-major,
+    ``(d + 1, T)``, so that the ``T`` values of one feature are adjacent in memory: a
+    non-zero of ``x_i`` then touches one cache line instead of ``T``. ``index`` is scratch (n,). Returns ``(n_iter,
     converged, violation)``; ``violation`` is ``max PG - min PG`` of the last full pass.
     """
     n = alpha.shape[0]
     T = Z.shape[1]
-    dcol = V.shape[1] - 1
+    dcol = V.shape[0] - 1
     has_b = bval != 0.0
     state = np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)
     dots = np.empty(T)
@@ -167,7 +169,7 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
             if T == 1:  # the plain SVM: a scalar accumulator
                 acc = 0.0
                 for k in range(indptr[i], indptr[i + 1]):
-                    acc += V[0, indices[k]] * data[k]
+                    acc += V[indices[k], 0] * data[k]
                 dots[0] = acc
             else:
                 for t in range(T):
@@ -176,10 +178,10 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
                     c = indices[k]
                     x = data[k]
                     for t in range(T):
-                        dots[t] += V[t, c] * x
+                        dots[t] += V[c, t] * x
             if has_b:
                 for t in range(T):
-                    dots[t] += V[t, dcol] * bval
+                    dots[t] += V[dcol, t] * bval
             g = -1.0 + diag[i] * a0
             for t in range(T):
                 g += mu[t] * Z[i, t] * dots[t]
@@ -218,16 +220,16 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
                     if T == 1:
                         dz = delta * Z[i, 0]
                         for k in range(indptr[i], indptr[i + 1]):
-                            V[0, indices[k]] += dz * data[k]
+                            V[indices[k], 0] += dz * data[k]
                     else:
                         for k in range(indptr[i], indptr[i + 1]):
                             c = indices[k]
                             x = delta * data[k]
                             for t in range(T):
-                                V[t, c] += Z[i, t] * x
+                                V[c, t] += Z[i, t] * x
                     if has_b:
                         for t in range(T):
-                            V[t, dcol] += Z[i, t] * delta * bval
+                            V[dcol, t] += Z[i, t] * delta * bval
             s += 1
         it += 1
         if active == 0:
@@ -251,37 +253,56 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
 
 @nb.njit(cache=True, nogil=True)
 def _accumulate(indptr, indices, data, bval, coef, V):
-    """``V[t] = sum_i coef[i, t] x_i`` (last column: the constant feature)."""
+    """``V[:, t] = sum_i coef[i, t] x_i`` (last row: the constant feature; ``V`` is
+    ``(d + 1, T)``)."""
     n = indptr.shape[0] - 1
     T = coef.shape[1]
-    dcol = V.shape[1] - 1
+    dcol = V.shape[0] - 1
     has_b = bval != 0.0
     for i in range(n):
         for k in range(indptr[i], indptr[i + 1]):
             c = indices[k]
             x = data[k]
             for t in range(T):
-                V[t, c] += coef[i, t] * x
+                V[c, t] += coef[i, t] * x
         if has_b:
             for t in range(T):
-                V[t, dcol] += coef[i, t] * bval
+                V[dcol, t] += coef[i, t] * bval
+
+
+@nb.njit(cache=True, nogil=True)
+def _accumulate_scaled(indptr, indices, data, a, Z, V):
+    """``V[:, t] = sum_i (a_i Z[i, t]) x_i`` without the bias row: :func:`_accumulate` with
+    ``coef = a[:, None] * Z`` formed on the fly (the same products, in the same order)."""
+    n = indptr.shape[0] - 1
+    T = Z.shape[1]
+    for i in range(n):
+        for k in range(indptr[i], indptr[i + 1]):
+            c = indices[k]
+            x = data[k]
+            for t in range(T):
+                V[c, t] += (a[i] * Z[i, t]) * x
 
 
 @nb.njit(cache=True, nogil=True)
 def _row_dots(indptr, indices, data, bval, V, out):
-    """``out[i, t] = v_t'x_i`` (with the constant feature when ``V`` has it)."""
+    """``out[i, t] = v_t'x_i`` (with the constant feature when ``V``, ``(d + 1, T)``, has
+    it). Each ``out[i, t]`` is summed over the non-zeros in index order, then the constant."""
     n = indptr.shape[0] - 1
-    T = V.shape[0]
-    dcol = V.shape[1] - 1
+    T = V.shape[1]
+    dcol = V.shape[0] - 1
     has_b = bval != 0.0
     for i in range(n):
         for t in range(T):
-            s = 0.0
-            for k in range(indptr[i], indptr[i + 1]):
-                s += V[t, indices[k]] * data[k]
-            if has_b:
-                s += V[t, dcol] * bval
-            out[i, t] = s
+            out[i, t] = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            c = indices[k]
+            x = data[k]
+            for t in range(T):
+                out[i, t] += V[c, t] * x
+        if has_b:
+            for t in range(T):
+                out[i, t] += V[dcol, t] * bval
 
 
 @nb.njit(cache=True, nogil=True)
@@ -427,7 +448,7 @@ def linear_svm_dual_cd(X, y, C=1.0, *, loss: str = "l1", bias: bool = False,
     if not converged:
         warn_not_converged("linear_svm_dual_cd", max_iter, viol,
                            what="projected-gradient range")
-    w_full = V[0]
+    w_full = V[:, 0]
     margins = np.empty((n, 1))
     _row_dots(indptr, indices, data, bval, V, margins)
     xi = np.maximum(0.0, 1.0 - yv * margins[:, 0])
@@ -445,9 +466,9 @@ def linear_svm_dual_cd(X, y, C=1.0, *, loss: str = "l1", bias: bool = False,
 
 
 def _warm_start(alpha0, w0, U, n, d, bias, indptr, indices, data, bval, Z):
-    """``alpha`` and ``V`` (T, d + bias) from the warm start (zeros by default)."""
+    """``alpha`` and ``V`` (d + 1, T) from the warm start (zeros by default)."""
     T = Z.shape[1]
-    V = np.zeros((T, d + 1))  # the last column holds the constant feature (unused if no bias)
+    V = np.zeros((d + 1, T))  # the last row holds the constant feature (unused if no bias)
     if alpha0 is None:
         if w0 is not None:
             raise ValueError("w0 must be given together with alpha0 (the dual state); a "
@@ -463,7 +484,7 @@ def _warm_start(alpha0, w0, U, n, d, bias, indptr, indices, data, bval, Z):
         if wv.shape[0] not in (d, d + 1) or (bias and wv.shape[0] != d + 1):
             raise ValueError(f"w0 must have length {d + 1 if bias else d} (d features"
                              f"{' plus the intercept' if bias else ''}), got {wv.shape[0]}.")
-        V[0, :wv.shape[0]] = wv
+        V[:wv.shape[0], 0] = wv
     else:
         _accumulate(indptr, indices, data, bval, np.ascontiguousarray(a[:, None] * Z), V)
     return a, V
@@ -534,31 +555,53 @@ def linear_label_kernel_dual(X, labels, mu, C=1.0, *, diag=None, alpha0=None,
     T = Z.shape[1]
     muv = _weights(mu, T)
     Cv = _bounds(C, n)
-    if diag is None:
-        dv = np.zeros(n)
-    elif np.ndim(diag) == 0:
-        dv = np.full(n, check_positive(diag, "diag", allow_zero=True))
-    else:
-        dv = check_vector(diag, "diag", n=n)
-        if np.any(dv < 0):
-            raise ValueError("diag must contain values >= 0.")
-        dv = np.ascontiguousarray(dv)
+    dv = _diag(diag, n)
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", minimum=1)
+    if alpha0 is not None:
+        alpha0 = check_vector(alpha0, "alpha0", n=n)
     sq = np.empty(n)
     _row_sqnorms(indptr, data, sq)
+    return _lk_solve(indptr, indices, data, n, d, Z, muv, Cv, dv, sq, alpha0, tol, max_iter,
+                     bool(shrinking), _seed(random_state))
+
+
+def _diag(diag, n: int) -> np.ndarray:
+    """``D_ii >= 0`` as an array (n,) from None (zeros), a float or an array."""
+    if diag is None:
+        return np.zeros(n)
+    if np.ndim(diag) == 0:
+        return np.full(n, check_positive(diag, "diag", allow_zero=True))
+    dv = check_vector(diag, "diag", n=n)
+    if np.any(dv < 0):
+        raise ValueError("diag must contain values >= 0.")
+    return np.ascontiguousarray(dv)
+
+
+def _lk_solve(indptr, indices, data, n, d, Z, muv, Cv, dv, sq, alpha0, tol, max_iter,
+              shrinking, seed) -> LinearCDResult:
+    """:func:`linear_label_kernel_dual` on validated input: canonical CSR arrays, ``Z``
+    (n, T) C-contiguous, ``sq`` the squared row norms. :func:`linear_mlkl` calls it once per
+    MKL iteration without re-validating ``X`` and the labels."""
+    if alpha0 is not None:
+        a = np.array(alpha0, dtype=np.float64)
+        if np.any(a < 0) or np.any(a > Cv):
+            raise ValueError("alpha0 must satisfy 0 <= alpha0_i <= C_i (a feasible start).")
+        V = np.zeros((d + 1, Z.shape[1]))
+        _accumulate_scaled(indptr, indices, data, a, Z, V)
+        alpha = a
+    else:
+        alpha, V = np.zeros(n), np.zeros((d + 1, Z.shape[1]))
     QD = sq * muv.sum() + dv  # (sum_t mu_t y_ti^2) x_i'x_i + D_ii
-    alpha, V = _warm_start(alpha0, None, Cv, n, d, False, indptr, indices, data, 0.0, Z)
-    seed = _seed(random_state)
     index = np.empty(n, dtype=np.int64)
     t0 = time.perf_counter()
     it, converged, viol = _dcd_core(indptr, indices, data, 0.0, Z, muv, dv, Cv, QD, alpha,
-                                    V, index, tol, max_iter, bool(shrinking), seed)
+                                    V, index, tol, max_iter, shrinking, seed)
     seconds = time.perf_counter() - t0
     if not converged:
         warn_not_converged("linear_label_kernel_dual", max_iter, viol,
                            what="projected-gradient range")
-    Vd = np.ascontiguousarray(V[:, :d])
+    Vd = np.ascontiguousarray(V[:d].T)
     quad = float(muv @ np.einsum("ij,ij->i", Vd, Vd)) + float(dv @ (alpha * alpha))
     objective = 0.5 * quad - float(alpha.sum())
     return LinearCDResult(w=Vd, alpha=alpha, objective=objective, dual_objective=-objective,
@@ -660,7 +703,17 @@ def linear_mlkl(X, labels, C=1.0, *, diag=None, mu0=None, alpha0=None, tol: floa
         mu /= mu.sum()
     change_tol = tol / 100.0 if change_tol is None else check_positive(
         change_tol, "change_tol", allow_zero=True)
-    Xc = sp.csr_matrix((data, indices, indptr), shape=(n, d))
+    dv = _diag(diag, n)
+    inner_tol = check_positive(inner_tol, "inner_tol")
+    inner_max_iter = check_int(inner_max_iter, "inner_max_iter", minimum=1)
+    if alpha0 is not None:
+        alpha0 = check_vector(alpha0, "alpha0", n=n)
+    # an int seed gives the same inner seed every time: draw it once (other random states
+    # give a new seed per inner solve, as linear_label_kernel_dual would draw)
+    fixed = random_state is None or isinstance(random_state, (int, np.integer))
+    seed = _seed(random_state) if fixed and random_state is not None else None
+    sq = np.empty(n)
+    _row_sqnorms(indptr, data, sq)
     a = alpha0
     history: list = []
     inner = 0
@@ -669,8 +722,9 @@ def linear_mlkl(X, labels, C=1.0, *, diag=None, mu0=None, alpha0=None, tol: floa
     obj = lower = np.inf
     V = None
     for _ in range(max_iter):
-        res = linear_label_kernel_dual(Xc, Y, mu, Cv, diag=diag, alpha0=a, tol=inner_tol,
-                                       max_iter=inner_max_iter, random_state=random_state)
+        res = _lk_solve(indptr, indices, data, n, d, Zc, np.ascontiguousarray(mu), Cv, dv,
+                        sq, a, inner_tol, inner_max_iter, True,
+                        _seed(random_state) if seed is None else seed)
         a = res.alpha
         V = res.w
         inner += res.n_iter
@@ -732,7 +786,7 @@ def linear_oracle_scores(X, alpha, labels, mu=None, *, return_decision: bool = F
     Z = _labels(labels, n)
     muv = np.ones(Z.shape[1]) if mu is None else _weights(mu, Z.shape[1])
     coef = np.ascontiguousarray((a * (Z @ muv))[:, None])
-    u = np.zeros((1, d + 1))
+    u = np.zeros((d + 1, 1))
     _accumulate(indptr, indices, data, 0.0, coef, u)
     f2 = np.empty((n, 1))
     _row_dots(indptr, indices, data, 0.0, u, f2)
@@ -752,8 +806,9 @@ def linear_label_quadratic(X, alpha, labels) -> np.ndarray:
     indptr, indices, data, n, d = _csr_input(X, "X", allow_empty_rows=True)
     a = check_vector(alpha, "alpha", n=n)
     Z = _labels(labels, n)
-    V = np.zeros((Z.shape[1], d + 1))
+    V = np.zeros((d + 1, Z.shape[1]))
     _accumulate(indptr, indices, data, 0.0, np.ascontiguousarray(a[:, None] * Z), V)
+    V = np.ascontiguousarray(V.T)
     return np.einsum("ij,ij->i", V, V)
 
 
