@@ -32,6 +32,9 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
+import math
+
+import numba as nb
 import numpy as np
 from scipy.optimize import minimize
 
@@ -66,6 +69,7 @@ __all__ = [
 ]
 
 _D_MIN, _D_MAX = 1e-10, 700.0
+_LOG2 = math.log(2.0)
 
 
 # --------------------------------------------------------------------------- input
@@ -497,13 +501,54 @@ def mi_kernel_instance_contributions(result: MIKernelResult, X_train, bag_ptr_tr
 
 
 # --------------------------------------------------------------------------- DD / EM-DD
-def _log1mexp(D):
-    """``log(1 - exp(-D))`` for ``D > 0``, accurate at both ends."""
-    out = np.empty_like(D)
-    small = D < np.log(2.0)
-    out[small] = np.log(-np.expm1(-D[small]))
-    out[~small] = np.log1p(-np.exp(-D[~small]))
-    return out
+@nb.njit(cache=True, inline="always")
+def _log1mexp_and_slope(D):
+    """``(log(1 - exp(-D)), 1 / expm1(D))`` for ``D > 0``, accurate at both ends, with one
+    exponential: below ``log 2`` from ``e = expm1(-D)`` (``1 - exp(-D) = -e``,
+    ``1 / expm1(D) = -(1 + e) / e``), above from ``q = exp(-D)`` (``log1p(-q)``,
+    ``q / (1 - q)``)."""
+    if D < _LOG2:
+        e = math.expm1(-D)
+        return math.log(-e), -(1.0 + e) / e
+    q = math.exp(-D)
+    return math.log1p(-q), q / (1.0 - q)
+
+
+@nb.njit(cache=True, nogil=True)
+def _dd_nll_core(params, X, bag_ptr, bag_y, grad):
+    """Value of :func:`dd_negative_log_likelihood`; its gradient is written to ``grad``.
+    One pass over the bags: ``D_j``, ``S_b``, then the bag's share of the gradient."""
+    n, d = X.shape
+    nbags = bag_ptr.shape[0] - 1
+    slope = np.empty(n)
+    gt = np.zeros(d)
+    for k in range(2 * d):
+        grad[k] = 0.0
+    value = 0.0
+    for b in range(nbags):
+        S = 0.0
+        for j in range(bag_ptr[b], bag_ptr[b + 1]):
+            D = 0.0
+            for k in range(d):
+                df = X[j, k] - params[k]
+                D += params[d + k] * (df * df)
+            L, slope[j] = _log1mexp_and_slope(min(max(D, _D_MIN), _D_MAX))
+            S += L  # log(1 - Pr(x_j in concept))
+        if bag_y[b] > 0:
+            value -= math.log(max(-math.expm1(S), 1e-300))
+            dS = 1.0 / math.expm1(-min(S, -1e-300))
+        else:
+            value -= S
+            dS = -1.0
+        for j in range(bag_ptr[b], bag_ptr[b + 1]):
+            gD = dS * slope[j]  # d value / d D_j
+            for k in range(d):
+                df = X[j, k] - params[k]
+                gt[k] += gD * df
+                grad[d + k] += gD * (df * df)
+    for k in range(d):
+        grad[k] = -2.0 * params[d + k] * gt[k]
+    return value
 
 
 def dd_negative_log_likelihood(params, X, bag_ptr, bag_y):
@@ -517,29 +562,20 @@ def dd_negative_log_likelihood(params, X, bag_ptr, bag_y):
     ``[1e-10, 700]`` (its gradient is kept) so that an instance at the target or far from it
     gives finite values. With one instance per bag this is EM-DD's single-instance diverse
     density (Zhang and Goldman 2002): ``D`` for a positive bag, ``-log(1 - exp(-D))`` for a
-    negative one.
+    negative one. Computed in one numba pass (``X`` C-contiguous float64, ``bag_ptr`` int64,
+    as :func:`stack_mil_bags` gives them).
 
     Returns
     -------
     value : float
     grad : ndarray (2 d,)
     """
-    d = X.shape[1]
-    t, w = params[:d], params[d:]
-    diff = X - t
-    D = np.clip((diff * diff) @ w, _D_MIN, _D_MAX)
-    L = _log1mexp(D)  # log(1 - Pr(x_j in concept))
-    S = np.add.reduceat(L, bag_ptr[:-1])
-    pos = bag_y > 0
-    one_minus = np.maximum(-np.expm1(S[pos]), 1e-300)
-    value = -np.sum(np.log(one_minus)) - np.sum(S[~pos])
-    dL = 1.0 / np.expm1(D)  # d L_j / d D_j
-    dS = np.where(pos, 0.0, -1.0)  # d value / d S_b
-    dS[pos] = 1.0 / np.expm1(-np.minimum(S[pos], -1e-300))
-    gD = np.repeat(dS, np.diff(bag_ptr)) * dL
-    grad_t = -2.0 * w * (gD @ diff)
-    grad_w = gD @ (diff * diff)
-    return float(value), np.r_[grad_t, grad_w]
+    grad = np.empty(params.shape[0])
+    value = _dd_nll_core(np.ascontiguousarray(params, dtype=np.float64),
+                         np.ascontiguousarray(X, dtype=np.float64),
+                         np.ascontiguousarray(bag_ptr, dtype=np.int64),
+                         np.ascontiguousarray(bag_y, dtype=np.float64), grad)
+    return float(value), grad
 
 
 @dataclass(eq=False)
