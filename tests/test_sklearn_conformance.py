@@ -535,8 +535,17 @@ def test_mil_fitted_state_outputs_and_determinism(est):
     assert f.shape == (len(bags),) and np.all(np.isfinite(f))
     pred = fitted.predict(bags)
     assert set(np.unique(pred)) <= set(fitted.classes_.tolist())
-    off = f != 0
-    np.testing.assert_array_equal(pred[off], fitted.classes_[(f[off] > 0).astype(int)])
+    # one rule for every multi-instance estimator: relevant where the bag score is > 0
+    np.testing.assert_array_equal(pred, fitted.classes_[(f > 0).astype(int)])
+    np.testing.assert_array_equal(fitted.classes_, [0, 1])
+    # labels -1 / +1 in fit give -1 / +1 predictions and the same scores
+    pm = clone(est)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pm.fit(bags, np.where(y > 0, 1, -1))
+    np.testing.assert_array_equal(pm.classes_, [-1, 1])
+    np.testing.assert_array_equal(pm.predict(bags), np.where(f > 0, 1, -1))
+    assert pm.score(bags, np.where(y > 0, 1, -1)) == fitted.score(bags, y)
     inst = fitted.instance_scores(bags)
     assert [len(s) for s in inst] == [len(b) for b in bags]
     if type(est).__name__ not in MIL_NOT_MAX_RULE:

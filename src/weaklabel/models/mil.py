@@ -15,8 +15,9 @@ instance) and ``y`` the bag labels in ``{0, 1}`` (``{-1, +1}`` and bool are acce
 False is a negative bag); both classes must occur. ``instance_scores(bags)`` is the score of
 every instance, ``decision_function(bags)`` the bag score (the largest instance score, except
 for :class:`MIKernelSVM`, whose bag score is the set-kernel SVM's value, the sum of its
-instance contributions), ``predict(bags)`` is 1 where the bag score is ``> 0`` (an image is
-"classified as relevant" when ``max_j f(x_ij) > 0``, Li et al. 2013, Sec. 5.2), and
+instance contributions), ``predict(bags)`` is ``classes_[1]`` (1, or +1 when fit saw
+-1 / +1 labels) where the bag score is ``> 0`` (an image is "classified as relevant" when
+``max_j f(x_ij) > 0``, Li et al. 2013, Sec. 5.2), and
 ``locate(bags)`` the index, inside each bag, of the instance taken as the ROI: the instance of
 largest score.
 
@@ -129,7 +130,7 @@ class _MILClassifier(_ParamsProtocol):
         """Bag accuracy against labels ``y`` in ``{0, 1}`` (or ``{-1, +1}``, bool)."""
         pred = self.predict(bags)
         yy = check_labels_pm1(y, "y", n=pred.shape[0]) > 0
-        return float(np.mean((pred == 1) == yy))
+        return float(np.mean((pred == self.classes_[1]) == yy))
 
     def fit(self, bags, y):
         """Fit on labelled bags.
@@ -162,6 +163,8 @@ class _MILClassifier(_ParamsProtocol):
             if hasattr(self, attr):
                 delattr(self, attr)
         self._fit(X, ptr, yy)
+        # predict answers in the labels fit saw: {-1, +1} if -1 was among them, else {0, 1}
+        self.classes_ = np.array([-1, 1]) if np.any(ya == -1) else np.array([0, 1])
         self.n_bags_fit_ = n_bags
         self.fit_seconds_ = time.perf_counter() - t0
         self.n_features_in_ = X.shape[1]
@@ -202,7 +205,8 @@ class _MILClassifier(_ParamsProtocol):
         return _seg_max_argmax(self._scores(X, ptr)[1], ptr)[1]
 
     def predict(self, bags):
-        """1 where ``decision_function(bags) > 0``, else 0."""
+        """``classes_[1]`` where ``decision_function(bags) > 0``, else ``classes_[0]``
+        (``classes_`` is ``[-1, 1]`` when fit's labels were -1 / +1, else ``[0, 1]``)."""
         return self.classes_[(self.decision_function(bags) > 0).astype(np.intp)]
 
     def _max_scores(self, inst, ptr):

@@ -342,9 +342,11 @@ class WellSVMMIL(_WellSVMParams):
         return np.array([f[ptr[b]:ptr[b + 1]].max() for b in range(ptr.size - 1)])
 
     def predict(self, bags):
-        """``classes_[1]`` where the bag score is ``>= 0``, else ``classes_[0]``."""
+        """``classes_[1]`` where the bag score is ``> 0``, else ``classes_[0]``: an image
+        is relevant when ``max_j f(x_ij) > 0`` (Li et al. 2013, Sec. 5.2), the rule of the
+        multi-instance baselines and of the ROI success rate."""
         f = self.decision_function(bags)
-        return self.classes_[(f >= 0).astype(np.intp)]
+        return self.classes_[(f > 0).astype(np.intp)]
 
     def locate(self, bags):
         """ROI of every bag: the index (inside the bag) of its highest-scoring instance."""
