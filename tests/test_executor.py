@@ -27,6 +27,20 @@ def sleepy(i, delay=0.0):
     return i, time.perf_counter(), os.getpid()
 
 
+def waits_for(i, flag, writer=1, after=0.0, timeout=60.0):
+    """Task 0 waits until task `writer` has written `flag`, then sleeps `after` seconds: the
+    completion order is forced, not left to timing."""
+    flag = Path(flag)
+    if i == writer:
+        flag.write_text("done")
+    elif i == 0:
+        end = time.monotonic() + timeout
+        while not flag.exists() and time.monotonic() < end:
+            time.sleep(0.005)
+        time.sleep(after)
+    return i, time.perf_counter(), os.getpid()
+
+
 def total(a, *, scale=1.0):
     return float(np.sum(a)) * scale
 
@@ -109,12 +123,12 @@ def test_describe():
 
 
 # --------------------------------------------------------------------------- loky backend
-def test_results_in_task_order_whatever_the_completion_order():
-    tasks = [(i, 0.08 * (6 - i)) for i in range(6)]  # the first tasks finish last
-    res = run_tasks(sleepy, tasks, executor=LOKY, progress=False)
+def test_results_in_task_order_whatever_the_completion_order(tmp_path):
+    # task 0 cannot finish before task 1 has run on the other worker (no timing race)
+    flag = str(tmp_path / "task1.done")
+    res = run_tasks(waits_for, [(i, flag) for i in range(6)], executor=LOKY, progress=False)
     assert [r[0] for r in res] == list(range(6))
-    done = [r[1] for r in res]
-    assert done != sorted(done)  # they did complete out of order
+    assert res[1][1] < res[0][1]  # they did complete out of order
     # mappings of keyword arguments, shared keyword arguments, single arguments
     assert run_tasks(total, [{"a": np.ones(3)}, {"a": np.ones(4)}], kwargs={"scale": 2.0},
                      executor=LOKY, progress=False) == [6.0, 8.0]
@@ -129,7 +143,7 @@ def test_a_failing_task_raises_its_exception():
         run_tasks(fails_on_two, range(4), executor=LOKY, progress=False)
 
 
-def test_progress_streams_as_tasks_finish(monkeypatch, capsys):
+def test_progress_streams_as_tasks_finish(monkeypatch, capsys, tmp_path):
     stamps = []
 
     class Bar:
@@ -145,14 +159,16 @@ def test_progress_streams_as_tasks_finish(monkeypatch, capsys):
         def update(self, n):
             stamps.append(time.perf_counter())
 
-    tasks = [(0, 1.5), (1, 0.0), (2, 0.0), (3, 0.0)]
+    # task 0 ends 1 s after task 3 has run: the quick tasks are counted while it runs
+    flag = str(tmp_path / "task3.done")
+    tasks = [(i, flag, 3, 1.0) for i in range(4)]
     monkeypatch.setattr(X, "_progress", Bar)
-    run_tasks(sleepy, tasks, executor=LOKY)
+    run_tasks(waits_for, tasks, executor=LOKY)
     assert len(stamps) == 4
     # three tasks were counted while the first one was still running
     assert stamps[-1] - stamps[0] > 0.8
     monkeypatch.undo()
-    run_tasks(sleepy, tasks[1:], executor=LOKY, desc="three quick tasks")
+    run_tasks(sleepy, [(i, 0.0) for i in (1, 2, 3)], executor=LOKY, desc="three quick tasks")
     err = capsys.readouterr().err
     assert "three quick tasks" in err and "3/3" in err
 
