@@ -74,12 +74,19 @@ def test_claims_and_comparison_from_hand_made_results():
     rate = pd.DataFrame({"correction": ["abs"] * 3 + ["none"] * 3, "rep": 0,
                          "T": [10, 100, 1000] * 2,
                          "mean_sq_grad": [1.0, 0.3, 0.1, 1.0, 0.3, 0.1]})
-    cl = E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg).set_index("claim")
+    lem = pd.DataFrame({"theta": [1.0, 0.5, 1.0, 0.5], "features_per_iteration": [10, 10, 100, 100],
+                        "seeds": 3, "mean_sq_gap": [4e-2, 1e-2, 4e-3, 1.5e-3]})
+    cl = E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg, lem).set_index("claim")
+    assert cl.loc["1b", "holds"] is False and "2.00 with 10" in cl.loc["1b", "evidence"]
+    assert E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg).set_index("claim").loc[
+        "1b", "holds"] is None
     assert cl.loc["2a", "holds"] and cl.loc["2b", "holds"]       # kernel > linear; CUU, TSGSU best
     assert cl.loc["3a", "holds"]                                   # CUU 1 s < TSGSU 5 s
     assert cl.loc["5", "holds"] and cl.loc["10", "holds"] and cl.loc["4a", "holds"]
     assert cl.loc["1", "holds"]                                    # slope -0.5
-    assert cl.loc["4b", "holds"] is None                           # no n_U = 100 000 runs
+    for c in ("4b", "4c", "4d", "6b"):                             # no n_U = 100 000 runs
+        assert cl.loc[c, "holds"] is None
+    assert cl.loc["6b", "evidence"].startswith("not run in this profile")
     comp = E.comparison(raw, cl.reset_index(), cfg)
     assert list(comp.columns) == COLUMNS and set(comp.verdict) <= set(VERDICTS)
     claims = comp[comp.artifact.str.startswith("Claim")]
@@ -90,3 +97,24 @@ def test_claims_and_comparison_from_hand_made_results():
     assert (cells.verdict == "not_published").all()
     tsg = cells[(cells.row == "Combined") & (cells.column == "TSGSU")]
     assert tsg.reproduced.iloc[0] == pytest.approx(86.5)
+
+
+def test_large_run_claims_from_hand_made_curves():
+    """Claims 4b-4d (Fig. 2) and 6b (Fig. 4) read the n_U = 100 000 curves."""
+    cfg = E.config({"table4_sets": ["Combined"], "table5_sets": ["Sim"]})
+    curves = {"TSGSU": ([2.0, 10.0, 20.0], [0.80, 0.86, 0.865], 20.0, 0.865),
+              "CUU": ([30.0, 200.0, 400.0], [0.70, 0.80, 0.86], 400.0, 0.86),
+              "CUU(2000)": ([5.0, 8.0, 12.0], [0.60, 0.84, 0.85], 12.0, 0.85)}
+    large = pd.DataFrame([{"dataset": d, "trial": 0, "method": m, "accuracy": acc,
+                           "seconds": secs, "curve_time": ct, "curve_acc": ca}
+                          for d in ("Combined", "Sim")
+                          for m, (ct, ca, secs, acc) in curves.items()])
+    mem = pd.DataFrame({"n_unlabelled": [1000, 100000], "n_train": [1300, 110000],
+                        "peak_mb": [15.0, 15.2], "data_mb": [1, 10],
+                        "susl_all_gram_gb": [0.01, 90.0]})
+    cl = E.claims(_raw(), large, pd.DataFrame(), mem, pd.DataFrame(), cfg).set_index("claim")
+    assert cl.loc["4b", "holds"]            # TSGSU within a point after 10 s, CUU(All) 400 s
+    assert cl.loc["4c", "holds"] is False   # CUU(2000) within a point after 8 s
+    assert cl.loc["4d", "holds"]            # first model: 2 s against 5 s and 30 s
+    assert cl.loc["6b", "holds"]            # sooner than CUU(All); CUU(2000) quicker, worse
+    assert "Sim" in cl.loc["6b", "evidence"] and "Combined" not in cl.loc["6b", "evidence"]
