@@ -118,3 +118,16 @@ def test_large_run_claims_from_hand_made_curves():
     assert cl.loc["4d", "holds"]            # first model: 2 s against 5 s and 30 s
     assert cl.loc["6b", "holds"]            # sooner than CUU(All); CUU(2000) quicker, worse
     assert "Sim" in cl.loc["6b", "evidence"] and "Combined" not in cl.loc["6b", "evidence"]
+
+
+def test_cuu_all_in_the_first_trials_only_and_marked_in_the_table():
+    cfg = E.config({"cuu_all_trials": 1, "methods": ["CUU"], "n_pairs": 50,
+                    "n_unlabelled": 100})
+    row, = E.run_trial("Combined", 1, cfg, settings={})  # skipped before any fit
+    assert row["status"].startswith("not run: CUU(All) in the first 1 trial")
+    assert np.isnan(row["accuracy"])
+    raw = _raw()
+    raw.loc[(raw.method == "CUU") & (raw.trial == 1), "accuracy"] = np.nan
+    w = E.wide(E.table(raw, ["Combined"]))
+    assert w.loc["Combined", "CUU"] == "85.0 (1 trial)"
+    assert w.loc["Combined", "TSGSU"] == "86.5 ± 0.5"

@@ -78,6 +78,9 @@ DEFAULTS = {
     # CUU's as multiples of its automatic 1 / L step
     "tsgsu_eta0_grid": [1.0, 4.0, 16.0], "cuu_eta0_mult_grid": [1.0, 4.0, 16.0],
     "cuu_centres": 2000,
+    # CUU(All) runs in the first cuu_all_trials trials only (None: every trial); cost: its
+    # 2000 x n kernel block per iteration is half the trial time at n_U = 10 000
+    "cuu_all_trials": None,
     # nonlinear SUSL / SUDH basis: None = all training points (the paper)
     "susl_centres": 2000, "sudh_centres": 500,
     # SUDH is a QP (cvxpy): skipped above this many unlabelled points or features (the
@@ -416,6 +419,9 @@ def run_trial(name: str, trial: int, cfg: dict, settings: dict, *,
         base = {"dataset": name, "trial": int(trial), "n_unlabelled": n_u, "method": method,
                 "correction": correction, "prior": float(data.prior)}
         why = not_run_reason(method, n_u, data.XU.shape[1], cfg)
+        k_all = cfg.get("cuu_all_trials")
+        if why is None and method == "CUU" and k_all is not None and trial >= int(k_all):
+            why = f"not run: CUU(All) in the first {int(k_all)} trial(s) of this profile (cost)"
         if why:
             rows.append({**base, "accuracy": np.nan, "seconds": np.nan, "status": why})
             continue
@@ -426,17 +432,21 @@ def run_trial(name: str, trial: int, cfg: dict, settings: dict, *,
             warnings.simplefilter("ignore")
             model, secs, hist = fit_method(method, data.XS, data.XU, data.prior, hp, kernel,
                                            cfg, seed=seed, mode=mode, correction=correction)
-        row = {**base, "accuracy": _accuracy(model.decision_function(data.X_test),
-                                             data.y_test),
-               "seconds": secs, "mode": mode, "status": "ok",
+        row = {**base, "seconds": secs, "mode": mode, "status": "ok",
                **{k: v for k, v in hp.items()
                   if k in ("lam", "gamma", "scale", "degree", "eta0", "eta0_mult")}}
+        F = None
         if hist is not None and curves:
             cps = [c for c in cfg["checkpoints"] if c <= int(cfg["n_iter"])]
             F = model.decision_path(data.X_test, cps)
             row["curve_iter"] = cps
             row["curve_time"] = [float(hist["time"][c - 1]) for c in cps]
             row["curve_acc"] = [_accuracy(f, data.y_test) for f in F]
+        # the final model's accuracy: the last checkpoint when it is the last iteration
+        # (the same model, evaluated once), else its own pass over the test set
+        final = F[-1] if F is not None and cps[-1] == int(cfg["n_iter"]) else \
+            model.decision_function(data.X_test)
+        row["accuracy"] = _accuracy(final, data.y_test)
         rows.append(row)
     return rows
 
@@ -454,9 +464,15 @@ def run(cfg: dict, *, executor=None, progress: bool = True):
     settings = select(ok, cfg, executor=executor, progress=progress)
     n_t = {d: int(cfg["table5_trials"] if d in TABLE5_SETS else cfg["n_trials"]) for d in ok}
     tasks = [(d, t) for t in range(max(n_t.values(), default=0)) for d in ok if t < n_t[d]]
-    parts = run_tasks(run_trial, tasks, executor=executor,
-                      kwargs={"cfg": cfg, "settings": settings},
-                      desc="TSGSU trials", progress=progress)
+    # the dot-product (Table 5) sets' tasks are the longest: they run first, so that the
+    # workers' last tasks are short ones; the results keep the order of ``tasks``
+    first = sorted(range(len(tasks)), key=lambda i: tasks[i][0] not in TABLE5_SETS)
+    done = run_tasks(run_trial, [tasks[i] for i in first], executor=executor,
+                     kwargs={"cfg": cfg, "settings": settings},
+                     desc="TSGSU trials", progress=progress)
+    parts = [None] * len(tasks)
+    for i, p in zip(first, done):
+        parts[i] = p
     rows = [r for p in parts for r in p]
     for d in sets:
         if not available(d):
@@ -468,17 +484,38 @@ def run(cfg: dict, *, executor=None, progress: bool = True):
     return pd.DataFrame(rows), sel
 
 
+def _large_tasks(cfg: dict) -> list[dict]:
+    # one task per (data set, trial, method): the methods of a trial run side by side
+    big = {**cfg, "timing_sets": list(cfg["large_sets"]),
+           "timing_trials": int(cfg["large_trials"])}
+    return [{"name": d, "trial": t, "methods": [m], "cfg": big,
+             "n_unlabelled": int(cfg["large_unlabelled"])}
+            for t in range(int(cfg["large_trials"])) for d in cfg["large_sets"]
+            for m in cfg["large_methods"]]
+
+
+def _ablation_tasks(cfg: dict, raw: pd.DataFrame):
+    n_t = min(int(cfg["ablation_trials"]), int(cfg["n_trials"]))
+    sets = [d for d in cfg["ablation_sets"] if d in set(raw["dataset"]) and available(d)]
+    tasks = [{"name": d, "trial": t, "correction": "none", "methods": ["TSGSU"],
+              "cfg": {**cfg, "timing_trials": 0}} for d in sets for t in range(n_t)]
+    return tasks, sets, n_t
+
+
+def _ablation_frame(raw, parts, sets, n_t) -> pd.DataFrame:
+    ours = raw[(raw["method"] == "TSGSU") & raw["dataset"].isin(sets) & (raw["trial"] < n_t)]
+    return pd.concat([ours, pd.DataFrame([r for p in parts for r in p])], ignore_index=True)
+
+
+def _settings(sel: pd.DataFrame) -> dict:
+    return {(r["dataset"], r["method"]): r for r in sel.to_dict("records")}
+
+
 def run_large(cfg: dict, sel: pd.DataFrame, *, executor=None, progress: bool = True):
     """The ``n_U = 100 000`` setting (Fig. 2 / Fig. 4 analogues). TSGSU runs the paper's
     algorithm (faithful mode: its cost does not depend on ``n_U``) in every trial."""
-    settings = {(r["dataset"], r["method"]): r for r in sel.to_dict("records")}
-    tasks = [(d, t) for t in range(int(cfg["large_trials"])) for d in cfg["large_sets"]]
-    big = {**cfg, "timing_sets": list(cfg["large_sets"]),
-           "timing_trials": int(cfg["large_trials"])}
-    parts = run_tasks(run_trial, tasks, executor=executor,
-                      kwargs={"cfg": big, "settings": settings,
-                              "n_unlabelled": int(cfg["large_unlabelled"]),
-                              "methods": list(cfg["large_methods"])},
+    parts = run_tasks(run_trial, _large_tasks(cfg), executor=executor,
+                      kwargs={"settings": _settings(sel)},
                       desc="TSGSU n_U = 100 000", progress=progress)
     return pd.DataFrame([r for p in parts for r in p])
 
@@ -487,16 +524,25 @@ def run_ablation(cfg: dict, sel: pd.DataFrame, raw: pd.DataFrame, *, executor=No
                  progress: bool = True) -> pd.DataFrame:
     """Fig. 3: TSGSU without any correction on the ablation sets and trials, beside the
     corrected runs of the same trials in ``raw`` (same data, seeds and settings)."""
-    settings = {(r["dataset"], r["method"]): r for r in sel.to_dict("records")}
-    n_t = min(int(cfg["ablation_trials"]), int(cfg["n_trials"]))
-    sets = [d for d in cfg["ablation_sets"] if d in set(raw["dataset"]) and available(d)]
-    tasks = [{"name": d, "trial": t, "correction": "none"} for d in sets for t in range(n_t)]
+    tasks, sets, n_t = _ablation_tasks(cfg, raw)
     parts = run_tasks(run_trial, tasks, executor=executor,
-                      kwargs={"cfg": {**cfg, "timing_trials": 0}, "settings": settings,
-                              "methods": ["TSGSU"]},
+                      kwargs={"settings": _settings(sel)},
                       desc="TSGSU correction ablation", progress=progress)
-    ours = raw[(raw["method"] == "TSGSU") & raw["dataset"].isin(sets) & (raw["trial"] < n_t)]
-    return pd.concat([ours, pd.DataFrame([r for p in parts for r in p])], ignore_index=True)
+    return _ablation_frame(raw, parts, sets, n_t)
+
+
+def run_large_and_ablation(cfg: dict, sel: pd.DataFrame, raw: pd.DataFrame, *,
+                           executor=None, progress: bool = True):
+    """:func:`run_large` and :func:`run_ablation` in one pass of the executor (the
+    ablation's short fits fill the worker that the long ``n_U = 100 000`` CUU(All) fit
+    leaves idle); returns ``(large, ablation)``, the same frames as the two functions."""
+    big = _large_tasks(cfg)
+    abl, sets, n_t = _ablation_tasks(cfg, raw)
+    parts = run_tasks(run_trial, big + abl, executor=executor,
+                      kwargs={"settings": _settings(sel)},
+                      desc="TSGSU n_U = 100 000 and correction ablation", progress=progress)
+    large = pd.DataFrame([r for p in parts[:len(big)] for r in p])
+    return large, _ablation_frame(raw, parts[len(big):], sets, n_t)
 
 
 # --------------------------------------------------------------------------- certification
@@ -773,9 +819,13 @@ def table(raw: pd.DataFrame, sets) -> pd.DataFrame:
 def wide(t: pd.DataFrame, methods=METHODS) -> pd.DataFrame:
     """``mean ± std`` per data set (rows, with the substitute) and method (columns)."""
     cells = {}
-    for r in t.itertuples():
-        cells.setdefault(r.dataset, {})[r.method] = (
-            "–" if not np.isfinite(r.mean) else f"{r.mean:.1f} ± {r.std:.1f}")
+    full = t.groupby("dataset")["n_trials"].transform("max") if len(t) else None
+    for r, n_max in zip(t.itertuples(), full if full is not None else []):
+        txt = "–" if not np.isfinite(r.mean) else f"{r.mean:.1f} ± {r.std:.1f}"
+        if np.isfinite(r.mean) and r.n_trials < n_max:  # fewer trials than its row
+            txt = (f"{r.mean:.1f} (1 trial)" if r.n_trials == 1
+                   else f"{txt} ({r.n_trials} trials)")
+        cells.setdefault(r.dataset, {})[r.method] = txt
     df = pd.DataFrame(cells).T
     df = df[[m for m in methods if m in df.columns]]
     df.insert(0, "substitute", [substitute(d) for d in df.index])
