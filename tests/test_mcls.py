@@ -199,7 +199,7 @@ def test_mcls_names_and_warning_location(toy):
     m = MCLS(0.5, sigma=0.5).fit(X, s)
     np.testing.assert_allclose(m.decision_function(X),
                                gram(X, X, "gaussian", sigma=0.5) @ m.dual_coef_ + m.intercept_,
-                               rtol=1e-7, atol=1e-12)  # values near 0: BLAS order differs in the last bits
+                               rtol=1e-7, atol=1e-12)  # near 0: BLAS order moves the last bits
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         m = MCLS(0.5, sigma=0.3, C=100.0, max_iter=1, init="nb").fit(X, s)

@@ -819,8 +819,8 @@ def table(raw: pd.DataFrame, sets) -> pd.DataFrame:
 def wide(t: pd.DataFrame, methods=METHODS) -> pd.DataFrame:
     """``mean ± std`` per data set (rows, with the substitute) and method (columns)."""
     cells = {}
-    full = t.groupby("dataset")["n_trials"].transform("max") if len(t) else None
-    for r, n_max in zip(t.itertuples(), full if full is not None else []):
+    full = t.groupby("dataset")["n_trials"].transform("max")  # trials of the row's best
+    for r, n_max in zip(t.itertuples(), full):
         txt = "–" if not np.isfinite(r.mean) else f"{r.mean:.1f} ± {r.std:.1f}"
         if np.isfinite(r.mean) and r.n_trials < n_max:  # fewer trials than its row
             txt = (f"{r.mean:.1f} (1 trial)" if r.n_trials == 1

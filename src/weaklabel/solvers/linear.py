@@ -134,8 +134,9 @@ def _dcd_core(indptr, indices, data, bval, Z, mu, diag, U, QD, alpha, V, index, 
     ``V[:, t]`` is ``sum_i a_i Z[i, t] x_i`` (last row: the constant feature ``bval`` when
     ``V`` has one more row than ``X`` has columns). ``V`` is stored feature-major,
     ``(d + 1, T)``, so that the ``T`` values of one feature are adjacent in memory: a
-    non-zero of ``x_i`` then touches one cache line instead of ``T``. ``index`` is scratch (n,). Returns ``(n_iter,
-    converged, violation)``; ``violation`` is ``max PG - min PG`` of the last full pass.
+    non-zero of ``x_i`` then touches one cache line instead of ``T``. ``index`` is scratch
+    (n,). Returns ``(n_iter, converged, violation)``; ``violation`` is ``max PG - min PG`` of
+    the last full pass.
     """
     n = alpha.shape[0]
     T = Z.shape[1]

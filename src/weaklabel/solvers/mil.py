@@ -28,11 +28,10 @@ on the negative bags / instances.
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from dataclasses import dataclass, field
-
-import math
 
 import numba as nb
 import numpy as np
