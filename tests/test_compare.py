@@ -34,9 +34,12 @@ def test_build_comparison_columns_and_verdicts(pub, tmp_path):
     assert out.loc[(out.row == "b") & (out.column == "m2"), "note"].item() == "not reproduced"
     assert out.loc[(out.row == "a") & (out.column == "m2"), "delta"].item() == pytest.approx(2.0)
     path = tmp_path / "results" / "comparison.csv"
-    compare.write_comparison(out, path)
+    with pytest.raises(ValueError, match="exactly the columns"):
+        compare.write_comparison(out, path)  # no causes: refused
+    compare.write_comparison(compare.assign_causes(out), path)
     back = pd.read_csv(path)
-    assert list(back.columns) == COLUMNS and len(back) == 4
+    assert list(back.columns) == COLUMNS + compare.CAUSE_COLUMNS and len(back) == 4
+    assert set(back.loc[back.verdict == "differs", "cause"]) == {"unexplained"}
     assert compare.summarize(out).loc["Table X", "differs"] == 2
 
 
@@ -62,6 +65,21 @@ def test_errors(pub):
     bad = pd.DataFrame({c: [] for c in COLUMNS[:-1]})
     with pytest.raises(ValueError, match="exactly the columns"):
         compare.write_comparison(bad, "x.csv")
+
+
+def test_write_comparison_checks_the_causes(pub, tmp_path):
+    rep = pd.DataFrame({"artifact": "Table X", "row": ["a", "a"], "column": ["m1", "m2"],
+                        "reproduced": [50.0, 62.0]})
+    out = compare.assign_causes(build_comparison(rep, "usmo", tolerance=1.0, published=pub))
+    path = tmp_path / "c.csv"
+    d = out.verdict == "differs"
+    for bad, msg in ((out.assign(cause=out.cause.where(~d, "")), "without a cause"),
+                     (out.assign(cause=out.cause.where(d, "scoring")), "only differs rows"),
+                     (out.assign(cause=out.cause.where(~d, "luck")), "unknown causes")):
+        with pytest.raises(ValueError, match=msg):
+            compare.write_comparison(bad, path)
+    assert not path.exists()
+    assert list(compare.CAUSES)[-1] == "unexplained"  # the vocabulary, read through compare
 
 
 def test_crosscheck_writer(tmp_path):

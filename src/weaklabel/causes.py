@@ -45,7 +45,7 @@ from .compare import verdict as _verdict
 __all__ = ["CAUSES", "CAUSE_COLUMNS", "UNTOUCHED_COLUMNS", "within_spread", "scoring",
            "protocol_choice", "substitute_data", "baseline_implementation", "assign_causes",
            "cause_summary", "unexplained_cells", "paired_alternative", "spread_from_runs",
-           "registry_substitutes"]
+           "repetition_sensitivity", "choice_sensitivity", "registry_substitutes"]
 
 #: the closed vocabulary, most specific first (see the module docstring)
 CAUSES: Mapping[str, str] = MappingProxyType({
@@ -232,8 +232,10 @@ def protocol_choice(comp: pd.DataFrame, sens: pd.DataFrame) -> pd.DataFrame:
 
     Returns
     -------
-    DataFrame indexed like ``comp`` with ``holds`` and ``evidence``. Holds when the cell has
-    at least two choices and ``max - min`` of their numbers exceeds the cell's tolerance;
+    DataFrame indexed like ``comp`` with ``holds`` and ``evidence``. Each ``parameter`` is
+    taken on its own (the other parameters at the declared protocol's choice), and the one
+    that moves the cell most is reported. Holds when that parameter has at least two
+    choices and ``max - min`` of their numbers exceeds the cell's tolerance;
     the evidence is the range and where the published value falls. The rule only explains:
     the comparison's ``reproduced`` (the declared protocol's number) is never replaced, and
     no choice is preferred for being nearer the paper.
@@ -241,21 +243,24 @@ def protocol_choice(comp: pd.DataFrame, sens: pd.DataFrame) -> pd.DataFrame:
     _check_comparison(comp)
     _check_frame(sens, "sens", _KEY + ["choice", "reproduced"])
     key = _key_cols(comp, sens)
-    has_param = "parameter" in sens.columns
+    sens = sens if "parameter" in sens.columns else sens.assign(parameter="")
     rows = []
-    for cell, g in sens.groupby(key, sort=False):
+    for cell, g in sens.groupby(key + ["parameter"], sort=False):
         g = g.assign(reproduced=g["reproduced"].astype(float))
         g = g[np.isfinite(g["reproduced"])]
         if g.empty:
             continue
         i_lo, i_hi = g["reproduced"].idxmin(), g["reproduced"].idxmax()
-        what = (", ".join(sorted({str(p) for p in g["parameter"]})) + " " if has_param
-                else "")
-        rows.append(dict(zip(key, cell), _n=g["choice"].nunique(),
+        rows.append(dict(zip(key, cell[:-1]), _n=g["choice"].nunique(),
                          _lo=float(g.at[i_lo, "reproduced"]), _hi=float(g.at[i_hi, "reproduced"]),
                          _clo=str(g.at[i_lo, "choice"]), _chi=str(g.at[i_hi, "choice"]),
-                         _what=what))
+                         _what=(str(cell[-1]) + " " if cell[-1] else "")))
     agg = pd.DataFrame(rows, columns=key + ["_n", "_lo", "_hi", "_clo", "_chi", "_what"])
+    # one parameter per cell: the one whose choices move the cell most (ties: first declared)
+    if not agg.empty:
+        agg = (agg.assign(_two=agg["_n"] >= 2, _rng=agg["_hi"] - agg["_lo"])
+               .sort_values(["_two", "_rng"], ascending=False, kind="stable")
+               .drop_duplicates(key).drop(columns=["_two", "_rng"]))
     r = _lookup(comp, agg, "sens", ["_n", "_lo", "_hi", "_clo", "_chi", "_what"])
     holds, ev = [], []
     for pub, tol, n, lo, hi, clo, chi, what in zip(comp["published"], comp["tolerance"], r["_n"],
@@ -515,6 +520,54 @@ def spread_from_runs(runs: pd.DataFrame, value: str, *, run: str) -> pd.DataFram
     return pd.DataFrame({"reproduced_mean": g[value].mean(),
                          "reproduced_std": g[value].std(ddof=1),
                          "n_runs": g[run].nunique()}).reset_index()
+
+
+def repetition_sensitivity(runs: pd.DataFrame, value: str, *, run: str,
+                           counts) -> pd.DataFrame:
+    """The ``sens`` frame of :func:`protocol_choice` for the repetition count.
+
+    For each declared count ``n`` in ``counts``, the cell's mean over its first ``n`` runs
+    (in the order of ``run``); a count larger than a cell's number of runs is skipped for
+    that cell. The declared protocol's own count (all runs) should be among ``counts``.
+    No new run is made: this asks how far the mean moves had the protocol stopped earlier.
+
+    Returns long form ``artifact, row, column`` (+ ``paper``), ``parameter``
+    (``"repetitions"``), ``choice`` (``"n=<n>"``), ``reproduced``.
+    """
+    _check_frame(runs, "runs", _KEY + [value, run])
+    counts = sorted({int(c) for c in counts})
+    if not counts or counts[0] < 1:
+        raise ValueError(f"counts must be positive integers, got {counts}.")
+    key = (["paper"] if "paper" in runs.columns else []) + _KEY
+    rows = []
+    for cell, g in runs.sort_values(run, kind="stable").groupby(key, sort=False):
+        ids = list(dict.fromkeys(g[run]))
+        for n in counts:
+            if n > len(ids):
+                continue
+            v = g.loc[g[run].isin(ids[:n]), value].astype(float).mean()
+            rows.append(dict(zip(key, cell), parameter="repetitions", choice=f"n={n}",
+                             reproduced=v))
+    return pd.DataFrame(rows, columns=key + ["parameter", "choice", "reproduced"])
+
+
+def choice_sensitivity(runs: pd.DataFrame, value: str, *, choice: str,
+                       parameter: str) -> pd.DataFrame:
+    """The ``sens`` frame of :func:`protocol_choice` from per-choice numbers in long form.
+
+    ``runs`` has ``artifact, row, column``, the number ``value`` and the declared choice in
+    the column ``choice`` (a split seed, a kernel-width multiple, ...); several rows of one
+    cell and choice are averaged. Returns ``artifact, row, column`` (+ ``paper``),
+    ``parameter``, ``choice`` (as text), ``reproduced``.
+    """
+    _check_frame(runs, "runs", _KEY + [value, choice])
+    if not isinstance(parameter, str) or not parameter:
+        raise ValueError(f"parameter must be a non-empty string, got {parameter!r}.")
+    key = (["paper"] if "paper" in runs.columns else []) + _KEY
+    g = runs.assign(_c=runs[choice].astype(str)).groupby(key + ["_c"], sort=False)[value]
+    out = g.mean().reset_index().rename(columns={"_c": "choice", value: "reproduced"})
+    out.insert(len(key), "parameter", parameter)
+    return out[key + ["parameter", "choice", "reproduced"]]
 
 
 def registry_substitutes(datasets: Mapping[str, str | None], *, paper: str,

@@ -16,6 +16,15 @@ Verdicts
     otherwise, or when we have no number for a published cell (``reproduced`` empty);
 ``not_published``
     the paper prints no number for this cell.
+
+Causes (issue #16)
+------------------
+Every ``differs`` row also says why, in the columns :data:`CAUSE_COLUMNS`
+(``reproduced_std, n_runs, published_std, cause, evidence``) that
+:func:`weaklabel.causes.assign_causes` appends. The closed vocabulary :data:`CAUSES` (one
+line of definition per cause) and its rules live in :mod:`weaklabel.causes` and are
+re-exported here; :func:`write_comparison` refuses a frame whose ``differs`` rows lack a
+cause or whose causes are outside the vocabulary.
 """
 
 from __future__ import annotations
@@ -32,6 +41,17 @@ COLUMNS = ["paper", "artifact", "row", "column", "published", "reproduced", "del
            "tolerance", "verdict", "note"]
 VERDICTS = ("match", "within_tolerance", "differs", "not_published")
 _KEY = ["artifact", "row", "column"]
+#: re-exported from :mod:`weaklabel.causes` on first use (that module imports this one)
+_CAUSE_EXPORTS = ("CAUSES", "CAUSE_COLUMNS", "assign_causes", "cause_summary",
+                  "unexplained_cells")
+
+
+def __getattr__(name: str):  # PEP 562: the vocabulary, declared once, read through here
+    if name in _CAUSE_EXPORTS:
+        from . import causes
+
+        return getattr(causes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def verdict(published: float, reproduced: float, tolerance: float, decimals: int = 1) -> str:
@@ -137,12 +157,31 @@ def summarize(comparison: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_comparison(comparison: pd.DataFrame, path) -> None:
-    """Write ``comparison.csv`` atomically, after checking its columns and verdicts."""
-    if list(comparison.columns) != COLUMNS:
-        raise ValueError(f"comparison must have exactly the columns {COLUMNS}.")
+    """Write ``comparison.csv`` atomically, after checking its columns, verdicts and causes.
+
+    The frame has :data:`COLUMNS` then :data:`CAUSE_COLUMNS` (as
+    :func:`weaklabel.causes.assign_causes` returns it); every ``differs`` row has a cause,
+    every cause is one of :data:`CAUSES`, and only ``differs`` rows carry one.
+    """
+    from .causes import CAUSE_COLUMNS, CAUSES
+
+    if list(comparison.columns) != COLUMNS + CAUSE_COLUMNS:
+        raise ValueError(f"comparison must have exactly the columns {COLUMNS + CAUSE_COLUMNS} "
+                         "(build_comparison, then weaklabel.causes.assign_causes); got "
+                         f"{list(comparison.columns)}.")
     bad = set(comparison["verdict"]) - set(VERDICTS)
     if bad:
         raise ValueError(f"unknown verdicts {sorted(bad)}.")
+    cause = comparison["cause"].fillna("").astype(str)
+    differs = comparison["verdict"] == "differs"
+    if (differs & (cause == "")).any():
+        first = comparison.loc[differs & (cause == ""), _KEY].head(3).values.tolist()
+        raise ValueError(f"differs rows without a cause, e.g. {first}.")
+    if (~differs & (cause != "")).any():
+        raise ValueError("only differs rows carry a cause.")
+    unknown = {c for v in cause for c in v.split(";") if c} - set(CAUSES)
+    if unknown:
+        raise ValueError(f"unknown causes {sorted(unknown)}; the vocabulary is {list(CAUSES)}.")
     write_csv(comparison, path, float_format="%.6g")
 
 
