@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from weaklabel.causes import CAUSE_COLUMNS
 from weaklabel.compare import COLUMNS, VERDICTS
 from weaklabel.experiments import tsgsu as E
 
@@ -88,7 +89,8 @@ def test_claims_and_comparison_from_hand_made_results():
         assert cl.loc[c, "holds"] is None
     assert cl.loc["6b", "evidence"].startswith("not run in this profile")
     comp = E.comparison(raw, cl.reset_index(), cfg)
-    assert list(comp.columns) == COLUMNS and set(comp.verdict) <= set(VERDICTS)
+    assert list(comp.columns) == COLUMNS + CAUSE_COLUMNS and set(comp.verdict) <= set(VERDICTS)
+    assert (comp[comp.verdict == "differs"].cause != "").all()
     claims = comp[comp.artifact.str.startswith("Claim")]
     assert len(claims) == len(cl)
     assert set(claims[claims.reproduced == 1.0].verdict) == {"match"}

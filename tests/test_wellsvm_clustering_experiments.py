@@ -136,6 +136,7 @@ def test_claims_and_speedup_on_a_hand_made_frame():
 
 
 def test_comparison_contract_on_a_hand_made_frame():
+    from weaklabel.causes import CAUSE_COLUMNS
     from weaklabel.compare import COLUMNS
 
     raw = _frame().assign(dataset=lambda d: d.dataset.map({"A": "House", "B": "Sick"}))
@@ -144,7 +145,7 @@ def test_comparison_contract_on_a_hand_made_frame():
     cfg = _cfg(datasets=["House", "Sick"])
     tabs = E.clustering_tables(raw, cfg)
     comp = E.clustering_comparison(raw, tabs, cfg)
-    assert list(comp.columns) == COLUMNS
+    assert list(comp.columns) == COLUMNS + CAUSE_COLUMNS
     t11 = comp[comp.artifact == "Table 11"].set_index(["row", "column"])
     assert len(t11) == 160                                    # every published cell
     assert t11.loc[("House", "WellSVM"), "reproduced"] == pytest.approx(0.8)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from weaklabel.causes import CAUSE_COLUMNS
 from weaklabel.compare import COLUMNS
 from weaklabel.experiments import wellsvm_linear as E
 
@@ -78,7 +79,7 @@ def test_one_task_of_each_grid_and_the_summaries():
     assert set(cl.claim) >= {"L1", "L1b", "L2", "L3", "L4", "L5", "L6", "L7"}
     assert set(cl.kind) == {"accuracy", "timing"}
     comp = E.linear_comparison(t5, cfg)
-    assert list(comp.columns) == COLUMNS and len(comp) == 2
+    assert list(comp.columns) == COLUMNS + CAUSE_COLUMNS and len(comp) == 2
     assert comp.note.str.contains("substitute: sparse_text").all()
     m = E.linear_metrics(t5, f34, f89, cl[cl.kind == "accuracy"], comp,
                          pd.DataFrame({"rel_gap": [0.0]}), runtime_seconds=1.0,

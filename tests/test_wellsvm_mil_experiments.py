@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from weaklabel.causes import CAUSE_COLUMNS
 from weaklabel.compare import COLUMNS
 from weaklabel.experiments import wellsvm_mil as E
 
@@ -135,7 +136,7 @@ def test_comparison_contract_and_notes():
                        "paper_rois_per_image": [19.39, 27.23, 24.93, 2.32, 13.89],
                        "instances_per_image": 25})
     comp = E.mil_comparison(_test_frame(_paper_like()), t9, cfg)
-    assert list(comp.columns) == COLUMNS
+    assert list(comp.columns) == COLUMNS + CAUSE_COLUMNS
     assert len(comp) == 10 + 35
     assert comp.note.str.contains("substitute data").all()
     t10 = comp[comp.artifact == "Table 10"].set_index(["row", "column"])

@@ -3,8 +3,9 @@ method for large-scale nonlinear similar unlabeled classification", Machine Lear
 
 Public functions, the same as in the other papers' modules: :func:`config`, :func:`run`
 (every (data set, trial) task), :func:`tables` (Tables 4-5 analogues), :func:`claims` (the
-paper's claims tested on our numbers), :func:`comparison`, :func:`crosscheck`,
-:func:`metrics` and the figure builders. None of them writes a file; the notebook
+paper's claims tested on our numbers), :func:`comparison` (with the cause of every claim
+that does not hold, from :func:`causes_evidence`), :func:`crosscheck`, :func:`metrics` and
+the figure builders. None of them writes a file; the notebook
 ``notebooks/tsgsu.ipynb`` does.
 
 The published tables and figures of the paper are not available in any text we have (only
@@ -111,6 +112,9 @@ DEFAULTS = {
     "rate": {"n_pairs": 100, "n_unlabelled": 200, "batch": 20,
              "Ts": [25, 50, 100, 200, 400, 800, 1600, 3200],
              "theta": 0.5, "lam": 0.0625, "gamma": 0.5, "reps": 3},
+    # evidence of the causes (weaklabel.causes): the claims on Tables 4-5, Figs 2-3 are
+    # also decided on the first n trials, n in trial_counts below the trials run (no new run)
+    "sensitivity": {"trial_counts": [2, 3, 5, 10]},
     # declared before the run
     "tolerances": {"most_cases": 0.5, "about_one_point": 1.0, "rate_slope": -0.4,
                    "lemma1_slope": 1.6,
@@ -1116,12 +1120,39 @@ def claims(raw: pd.DataFrame, large: pd.DataFrame, ablation: pd.DataFrame,
     return pd.DataFrame(rows)
 
 
-def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+def _claim_key(claim) -> tuple[str, str, str]:
+    """The comparison cell ``(artifact, row, column)`` of one row of :func:`claims`."""
+    return f"Claim {claim.claim} ({claim.artifact})", claim.statement, "holds"
+
+
+def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict, *,
+               large: pd.DataFrame | None = None, ablation: pd.DataFrame | None = None,
+               memory: pd.DataFrame | None = None, rate: pd.DataFrame | None = None,
+               lemma: pd.DataFrame | None = None) -> pd.DataFrame:
     """``comparison.csv``: every Table 4-5 cell (no published number: ``not_published``,
     our mean accuracy next to it, the substitute in the note) and every claim (the paper
     asserts it: ``published`` = 1; ``reproduced`` = 1 when it holds on our results, 0 when
-    not; verdict ``match`` / ``differs``; the evidence in the note)."""
+    not; verdict ``match`` / ``differs``; the evidence in the note), with the causes of
+    every ``differs`` row (:func:`weaklabel.causes.assign_causes` on the evidence of
+    :func:`causes_evidence`).
+
+    Parameters
+    ----------
+    raw, cl, cfg
+        The results of :func:`run` and :func:`claims`, and the protocol (:func:`config`).
+    large, ablation, memory, rate, lemma : DataFrame, optional
+        The other inputs of :func:`claims` (:func:`run_large_and_ablation`,
+        :func:`memory_table`, :func:`rate_check`, :func:`lemma1_check`). They add evidence
+        (the per-trial and per-repetition versions of the claims); without them the causes
+        rest on less evidence, never on other numbers.
+
+    Returns
+    -------
+    DataFrame with :data:`weaklabel.compare.COLUMNS` then
+    :data:`weaklabel.causes.CAUSE_COLUMNS`.
+    """
     from .. import published
+    from ..causes import assign_causes
     from ..compare import COLUMNS
     pub = published.load("tsgsu")
     tabs = tables(raw, cfg)
@@ -1140,14 +1171,268 @@ def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict) -> pd.DataFrame:
                      "note": note})
     for c in cl.itertuples():
         rep = np.nan if c.holds is None else float(bool(c.holds))
-        rows.append({"paper": "tsgsu", "artifact": f"Claim {c.claim} ({c.artifact})",
-                     "row": c.statement, "column": "holds", "published": 1.0,
+        artifact, row, column = _claim_key(c)
+        rows.append({"paper": "tsgsu", "artifact": artifact,
+                     "row": row, "column": column, "published": 1.0,
                      "reproduced": rep, "delta": rep - 1.0 if np.isfinite(rep) else np.nan,
                      "tolerance": 0.0,
                      "verdict": "match" if rep == 1.0 else "differs",
                      "note": ("holds: " if rep == 1.0 else "does not hold: " if rep == 0.0
                               else "not tested: ") + c.evidence})
-    return pd.DataFrame(rows, columns=COLUMNS)
+    comp = pd.DataFrame(rows, columns=COLUMNS)
+    return assign_causes(comp, **causes_evidence(
+        cl, cfg, raw=raw, large=large, ablation=ablation, memory=memory, rate=rate,
+        lemma=lemma))
+
+
+# --------------------------------------------------------------------------- causes
+#: The data sets each claim of :func:`claims` is evaluated on, declared once, as keys of
+#: the config: an entry that is a key names the list ``cfg[key]``, a tuple of keys their
+#: intersection, and the entries of a claim are united. ``"memory_sets"`` is the first of
+#: ``large_sets`` (:func:`memory_task`). The claims on synthetic data (Theorem 1, Lemma 1)
+#: and claim 4a (the size of an n x n Gram matrix, whatever the data) have none.
+CLAIM_SETS = {
+    "1": (), "1b": (), "12": (), "4a": (),
+    "2a": ("table4_sets",), "2b": ("table4_sets",),
+    "3a": (("timing_sets", "table4_sets"),), "8": (("timing_sets", "table4_sets"),),
+    "3b": ("table4_sets", "table5_sets"),
+    "4b": ("large_sets",), "9": ("large_sets",),
+    "4c": (("large_sets", "table4_sets"),), "4d": (("large_sets", "table4_sets"),),
+    "5": (("ablation_sets", "table4_sets"), ("ablation_sets", "table5_sets")),
+    "6": ("table5_sets",), "11": ("table5_sets",), "7": ("table4_sets", "table5_sets"),
+    "6b": (("large_sets", "table5_sets"),),
+    "10": ("memory_sets",),
+}
+#: The claims whose verdict rests on test accuracies over trials (Tables 4-5, the Fig. 3
+#: ablation, the final accuracies of Fig. 2): each has a per-trial version, the same test on
+#: one trial's results (:func:`claims` on that trial), whose spread over trials and whose
+#: change with the number of trials are evidence (:func:`causes_evidence`). The timing
+#: claims rest on trial 0 alone (the paper's algorithm is timed there) and have none.
+PER_TRIAL_CLAIMS = ("2a", "2b", "5", "6", "7", "9", "11")
+#: The claims whose verdict is the slope of the rate check (:func:`rate_check`), which has a
+#: per-repetition version (the slope of one repetition's curve).
+PER_REP_CLAIMS = ("1", "12")
+
+#: Documented differences between our baselines and the paper's description of them (the
+#: module docstring, ``params.yaml`` and the notebook's protocol table), one line per
+#: method; ``{key}`` is the config's value (None: ``all``). A note applies to a run only
+#: when its method is run and, if it names config keys (:data:`_NOTE_KEYS`), one of them is
+#: not None (None restores the paper's description). The comparison's claim rows have the
+#: column ``holds``, not a method, so these notes reach only rows whose column is a method.
+BASELINE_NOTES = {
+    "SUSL(Nonlinear)": "kernel basis on {susl_centres} of the training points drawn at "
+                       "random, not on all of them as in the paper (its n x n system: cost)",
+    "SUDH(Nonlinear)": "kernel basis on {sudh_centres} of the training points and the QP on "
+                       "{sudh_nonlinear_unlabelled} of the unlabelled points, drawn at random, "
+                       "not on all of them as in the paper (cost)",
+    "CUU": "CUU(All) uses the setting selected for CUU(2000) (the same model on more "
+           "centres), not a selection of its own (cost)",
+}
+_NOTE_KEYS = {"SUSL(Nonlinear)": ("susl_centres",),
+              "SUDH(Nonlinear)": ("sudh_centres", "sudh_nonlinear_unlabelled"), "CUU": ()}
+
+
+def claim_sets(claim: str, cfg: dict) -> list[str]:
+    """The data sets (the paper's names) claim ``claim`` is evaluated on under ``cfg``
+    (:data:`CLAIM_SETS`), in the config's order.
+
+    Raises
+    ------
+    ValueError
+        When ``claim`` is not declared in :data:`CLAIM_SETS`.
+    """
+    if str(claim) not in CLAIM_SETS:
+        raise ValueError(f"claim {claim!r} is not declared in CLAIM_SETS (declare the data "
+                         f"sets it is evaluated on); declared: {sorted(CLAIM_SETS)}.")
+
+    def listed(key):
+        if key == "memory_sets":
+            return list(cfg["large_sets"])[:1]
+        if key not in cfg:
+            raise ValueError(f"CLAIM_SETS names the config key {key!r}, which cfg lacks.")
+        return list(cfg[key])
+
+    out = []
+    for entry in CLAIM_SETS[str(claim)]:
+        keys = (entry,) if isinstance(entry, str) else tuple(entry)
+        names = listed(keys[0])
+        for k in keys[1:]:
+            names = [n for n in names if n in listed(k)]
+        out += [n for n in names if n not in out]
+    return out
+
+
+def claim_substitutes(cl: pd.DataFrame, cfg: dict) -> dict:
+    """The ``substitutes`` evidence of :func:`weaklabel.causes.substitute_data`:
+    ``{(claim artifact, "*") -> reason}`` for every claim evaluated on at least one declared
+    substitute (:data:`weaklabel.data.su.SU_BENCHMARKS`), the sets from :func:`claim_sets`.
+    The reason names each substitute, and the declared-missing sets (not evaluated)."""
+    out = {}
+    for c in cl.itertuples():
+        names = claim_sets(c.claim, cfg)
+        subs = [f"{n} -> {spec(n).substitute}" for n in names if spec(n).substitute]
+        if not subs:
+            continue
+        missing = [n for n in names if not spec(n).substitute]
+        out[(_claim_key(c)[0], "*")] = (
+            "evaluated on substitutes: " + ", ".join(subs)
+            + (f" ({', '.join(missing)}: declared missing, not evaluated)" if missing else ""))
+    return out
+
+
+def baseline_notes(cfg: dict) -> dict:
+    """``{method -> reason}`` of :data:`BASELINE_NOTES` that apply under ``cfg`` (the
+    ``documented`` evidence of :func:`weaklabel.causes.baseline_implementation`)."""
+    out = {}
+    for m, text in BASELINE_NOTES.items():
+        keys = _NOTE_KEYS[m]
+        if m not in cfg["methods"] or (keys and all(cfg[k] is None for k in keys)):
+            continue
+        out[m] = text.format(**{k: "all" if cfg[k] is None else cfg[k] for k in keys})
+    return out
+
+
+def _frame(x) -> pd.DataFrame:
+    return pd.DataFrame() if x is None else x
+
+
+def _by_trial(df: pd.DataFrame, keep) -> pd.DataFrame:
+    return df[keep(df["trial"])] if len(df) and "trial" in df else df
+
+
+def _same(a: float, b: float) -> bool:
+    """Two 1.0 / 0.0 / NaN verdicts are the same (NaN: not tested, equals NaN)."""
+    return bool((np.isnan(a) and np.isnan(b)) or a == b)
+
+
+def _claims_on(raw, large, ablation, memory, rate, cfg, lemma, keep) -> dict:
+    """``{claim -> 1.0 / 0.0 / NaN}`` of :func:`claims` on the trials ``keep`` selects."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = claims(_by_trial(raw, keep), _by_trial(large, keep), _by_trial(ablation, keep),
+                   memory, rate, cfg, lemma)
+    return {r.claim: (np.nan if r.holds is None else float(bool(r.holds)))
+            for r in c.itertuples()}
+
+
+def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = None,
+                    large: pd.DataFrame | None = None, ablation: pd.DataFrame | None = None,
+                    memory: pd.DataFrame | None = None, rate: pd.DataFrame | None = None,
+                    lemma: pd.DataFrame | None = None) -> dict:
+    """The keyword arguments of :func:`weaklabel.causes.assign_causes` for the comparison
+    of :func:`comparison`, from results the stage already computes (no new run).
+
+    Parameters
+    ----------
+    cl : DataFrame
+        :func:`claims` (columns ``claim, artifact, statement, holds``).
+    cfg : dict
+        The protocol (:func:`config`), the profile the results were computed with.
+    raw, large, ablation, memory, rate, lemma : DataFrame, optional
+        The inputs :func:`claims` was computed from; a missing one gives less evidence.
+
+    Returns
+    -------
+    dict with the keys that have evidence, of:
+
+    - ``substitutes``: every claim evaluated on a declared substitute
+      (:func:`claim_substitutes`);
+    - ``documented``: :func:`baseline_notes` (keyed by method: the Table 4-5 cells; no
+      claim row has a method as its column);
+    - ``spread``: for the claims of :data:`PER_TRIAL_CLAIMS`, the claim's 0/1 verdict on
+      each trial alone (:func:`claims` on that trial's rows of ``raw``, ``large`` and
+      ``ablation``), and for :data:`PER_REP_CLAIMS` the verdict on each repetition of the
+      rate check; :func:`weaklabel.causes.spread_from_runs` over the trials (repetitions)
+      where the verdict is defined;
+    - ``sens``: long form for :func:`weaklabel.causes.protocol_choice`: the verdict of each
+      claim of :data:`PER_TRIAL_CLAIMS` on the first ``n`` trials, for ``n`` in
+      ``cfg["sensitivity"]["trial_counts"]`` below the number of trials run, and on every
+      trial run (the protocol's own count; parameter ``trials``); and claim 1b's verdict with each
+      number of random features per iteration of the Lemma 1 check (parameter
+      ``features_per_iteration``).
+
+    Notes
+    -----
+    The per-trial evidence of a claim is used only when :func:`claims` on all the trials of
+    ``raw``, ``large`` and ``ablation`` gives the claim's own verdict in ``cl`` (the inputs
+    are those the claim was computed from). The selection (``selection.csv``) keeps only the
+    chosen setting of each (data set, method), not the accuracy at each point of the
+    ``eta0`` / ``lam`` / kernel grids, so those choices give no sensitivity here.
+    """
+    from ..causes import choice_sensitivity, spread_from_runs
+    if not isinstance(cl, pd.DataFrame):
+        raise TypeError(f"cl must be the claims DataFrame, got {type(cl).__name__}.")
+    need = [c for c in ("claim", "artifact", "statement", "holds") if c not in cl.columns]
+    if need:
+        raise ValueError(f"cl lacks columns {need}; pass the frame claims() returns.")
+    for name, df in (("raw", raw), ("large", large), ("ablation", ablation),
+                     ("memory", memory), ("rate", rate), ("lemma", lemma)):
+        if df is not None and not isinstance(df, pd.DataFrame):
+            raise TypeError(f"{name} must be a DataFrame or None, got {type(df).__name__}.")
+    counts = cfg.get("sensitivity", {}).get("trial_counts", [])
+    if any(int(n) != n or int(n) < 1 for n in counts):
+        raise ValueError("cfg['sensitivity']['trial_counts'] must hold positive integers, "
+                         f"got {counts!r}.")
+    keys = {str(c.claim): _claim_key(c) for c in cl.itertuples()}
+    holds = {str(c.claim): (np.nan if c.holds is None or pd.isna(c.holds)
+                            else float(bool(c.holds))) for c in cl.itertuples()}
+    for c in keys:
+        claim_sets(c, cfg)  # every claim declared
+    out = {"substitutes": claim_substitutes(cl, cfg), "documented": baseline_notes(cfg)}
+    large, ablation, memory, rate = map(_frame, (large, ablation, memory, rate))
+    per_trial = [c for c in PER_TRIAL_CLAIMS if c in keys]
+    frames = [df for df in (raw, large, ablation) if df is not None and len(df)
+              and "trial" in df]
+    trials = sorted({int(t) for df in frames for t in df["trial"].dropna()})
+    if raw is None or not len(raw) or not trials:
+        per_trial = []
+    else:  # the mapping check: all trials together give the claim's own verdict
+        v_all = _claims_on(raw, large, ablation, memory, pd.DataFrame(), cfg, None,
+                           lambda s: s == s)
+        per_trial = [c for c in per_trial if _same(v_all.get(c, np.nan), holds[c])]
+
+    def cell(c):
+        return dict(zip(["artifact", "row", "column"], keys[c]))
+
+    # spread: the claim's verdict trial by trial (repetition by repetition)
+    runs = []
+    if per_trial:
+        for t in trials:
+            v = _claims_on(raw, large, ablation, memory, pd.DataFrame(), cfg, None,
+                           lambda s, t=t: s == t)
+            runs += [{**cell(c), "value": v[c], "run": t} for c in per_trial
+                     if np.isfinite(v.get(c, np.nan))]
+    per_rep = [c for c in PER_REP_CLAIMS if c in keys]
+    if len(rate) and per_rep and {"rep", "correction"} <= set(rate.columns):
+        thr = cfg["tolerances"]["rate_slope"]
+        for rep, sub in rate.groupby("rep"):
+            if sub.loc[sub["correction"] == "abs", "T"].nunique() >= 2:
+                ok = float(rate_slope(sub, "abs") <= thr)
+                runs += [{**cell(c), "value": ok, "run": int(rep)} for c in per_rep]
+    if runs:
+        out["spread"] = spread_from_runs(pd.DataFrame(runs), "value", run="run")
+
+    # sens: the verdict on the first n trials; claim 1b per number of random features
+    sens = []
+    if per_trial and counts:
+        n_all = max(trials) + 1  # the protocol's own count: every trial run
+        for n in sorted({int(k) for k in counts if int(k) < n_all} | {n_all}):
+            v = _claims_on(raw, large, ablation, memory, pd.DataFrame(), cfg, None,
+                           lambda s, n=n: s < n)
+            sens += [{**cell(c), "value": v[c], "choice": f"first {n} trials",
+                      "parameter": "trials"} for c in per_trial]
+    if lemma is not None and len(lemma) and "1b" in keys:
+        slopes = lemma1_slopes(lemma)
+        if len(slopes) >= 2:
+            sens += [{**cell("1b"), "value": float(s >= cfg["tolerances"]["lemma1_slope"]),
+                      "choice": f"m={m}", "parameter": "features_per_iteration"}
+                     for m, s in slopes.items()]
+    if sens:
+        s = pd.DataFrame(sens)
+        out["sens"] = pd.concat([choice_sensitivity(g, "value", choice="choice", parameter=p)
+                                 for p, g in s.groupby("parameter", sort=False)],
+                                ignore_index=True)
+    return out
 
 
 # --------------------------------------------------------------------------- figures

@@ -46,6 +46,13 @@ or too costly for a laptop, ours (every value in ``params.yaml``, section ``well
   (``variant="reference"``) runs as an extra column ``WellSVM (code)``.
 - **Statistics**: win/tie/loss by a paired t-test at 95 % (:mod:`weaklabel.stats`), ranks
   as in Demsar (2006) from the mean accuracies, Friedman test.
+- **Causes of the differing cells** (:func:`causes_evidence`, rules of
+  :mod:`weaklabel.causes`): the spread over the repetitions (data-set cells, per-repetition
+  ranks and averages; the paper's ``±`` beside it), the repetition counts
+  ``sensitivity.rep_counts`` (the mean had the protocol stopped after the first ``n``
+  repetitions; no new run) and the WellSVM variant (the paper's Eq. (14) against the
+  authors' code, both run) as protocol choices, the data layer's declared substitutes and
+  the documented baseline differences :data:`BASELINE_NOTES`.
 """
 
 from __future__ import annotations
@@ -67,6 +74,18 @@ EXTRA = ("WellSVM (code)",)
 TABLES = {5: "Table 2", 10: "Table 3", 15: "Table 4"}
 #: Fig. 2's data sets (Sick is one of them)
 FIG2_SETS = ("Haberman", "Spectf", "Australian", "German", "Sick")
+#: baselines whose implementation differs documentably from the paper's description
+#: (method -> reason; the rule ``baseline_implementation`` of :mod:`weaklabel.causes`
+#: matches them against the column of a cell, so Tables 2-4 and Table 7)
+BASELINE_NOTES = {
+    "TSVM": "this package's TSVM (Joachims 1999 label switching on its own SMO core, "
+            "weaklabel.models.ssl.TSVM), not SVMlight as in the paper",
+    "LapSVM": "kNN graph with k = lapsvm_neighbors fixed (heat weights, unnormalised "
+              "Laplacian), not selected from the paper's k in {3, 5, 7, 9}; C2 weighs the "
+              "graph term (weaklabel.models.ssl.LapSVM)",
+    "USVM": "this package's CCCP-TSVM (Collobert et al. 2006, ramp s = -0.3, on its own SMO "
+            "core, weaklabel.models.ssl.CCCPTSVM), not the UniverSVM library",
+}
 
 DEFAULTS = {
     "seed": 0, "datasets": [d[0] for d in DATASETS], "label_pcts": [5, 10, 15],
@@ -85,6 +104,9 @@ DEFAULTS = {
     "golden_splits": None,   # RSSL diabetes splits of the golden check (None: all 30)
     # Tables 6-7 (experiments._wellsvm_tables67): splits run per set, {} = its defaults
     "tables67": {},
+    # causes of the differing cells: repetition counts whose means are compared (the first
+    # n repetitions of the run; a count above a cell's repetitions is skipped for it)
+    "sensitivity": {"rep_counts": [5, 10, 30]},
 }
 
 
@@ -100,7 +122,19 @@ def config(params: dict | None = None) -> dict:
     bad = sorted(set(cfg["datasets"]) - {d[0] for d in DATASETS})
     if bad:
         raise ValueError(f"unknown dataset(s) {bad}; known: {[d[0] for d in DATASETS]}.")
+    check_rep_counts(cfg["sensitivity"])
     return cfg
+
+
+def check_rep_counts(sensitivity) -> list[int]:
+    """The declared ``sensitivity.rep_counts`` (a non-empty list of positive integers), or
+    a ValueError naming the argument."""
+    counts = sensitivity.get("rep_counts") if isinstance(sensitivity, dict) else None
+    if (not isinstance(counts, (list, tuple)) or not counts
+            or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in counts)):
+        raise ValueError("sensitivity must be a mapping with rep_counts, a non-empty list of "
+                         f"positive integers; got {sensitivity!r}.")
+    return sorted(set(counts))
 
 
 # --------------------------------------------------------------------------- data
@@ -435,7 +469,10 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
     """Every published cell of Tables 2-4 next to ours, with a verdict (accuracies at 2
     decimals as printed, ranks and counts as numbers), and the cells of Tables 6-7 that we
     reproduce (``rows67`` from :func:`tables67`; test errors in %, 1 decimal; the cells we
-    cannot reproduce are listed by :func:`missing67`, not here)."""
+    cannot reproduce are listed by :func:`missing67`, not here). Every ``differs`` row has
+    a cause computed by the rules of :mod:`weaklabel.causes` from :func:`causes_evidence`
+    (columns :data:`weaklabel.causes.CAUSE_COLUMNS`)."""
+    from ..causes import assign_causes
     from ..compare import build_comparison
 
     rep = reproduced_cells(raw, cfg)
@@ -447,7 +484,184 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
         c = cells67(rows67).assign(tolerance=float(cfg["tolerances"]["error"]))
         c67 = build_comparison(c, "wellsvm", artifacts=sorted(set(c.artifact)), decimals=1)
         out.append(c67[c67.reproduced.notna()])
-    return pd.concat(out, ignore_index=True)
+    comp = pd.concat(out, ignore_index=True)
+    return assign_causes(comp, **causes_evidence(raw, cfg, rows67))
+
+
+# --------------------------------------------------------------------------- causes
+_KEY = ["artifact", "row", "column"]
+
+
+def _first_reps(raw: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The rows of the first ``n`` repetitions of every data set (in repetition order)."""
+    keep = raw[["dataset", "rep"]].drop_duplicates().sort_values(["dataset", "rep"])
+    keep = keep[keep.groupby("dataset").cumcount() < n]
+    return raw.merge(keep, on=["dataset", "rep"], how="inner")
+
+
+def _is_dataset_cell(cells: pd.DataFrame) -> pd.Series:
+    """True for the rows of Tables 2-4 that are one data set (not a summary row)."""
+    summary = {"SVM: win/tie/loss", "ave. acc.", "avg. acc.", "ave. rank", "avg. rank"}
+    return ~cells["row"].isin(summary)
+
+
+def runs_long(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
+              ) -> pd.DataFrame:
+    """Per-run numbers of every comparison cell that has runs, in long form
+    (``artifact, row, column, run, value``): the test accuracy of each repetition in
+    Tables 2-4 (rows named as published), the per-repetition Demsar rank among the paper's
+    five methods (``"<method>, rank"``), the per-repetition average accuracy and average
+    rank over the data sets (only the repetitions that every data set of the run has), and
+    the test error (%) of each split in Tables 6-7. The win/tie/loss counts come from a
+    t-test over all repetitions and have no per-repetition value."""
+    pub = published_frame()
+    parts = []
+    for pct, art in TABLES.items():
+        if pct not in cfg["label_pcts"]:
+            continue
+        d = raw[(raw.label_pct == pct) & raw.method.isin(METHODS)]
+        if d.empty:
+            continue
+        names = {ds: _pub_row_name(pub, art, ds) for ds in d.dataset.unique()}
+        parts.append(pd.DataFrame({"artifact": art, "row": d.dataset.map(names),
+                                   "column": d.method, "run": d.rep.astype(int),
+                                   "value": d.accuracy.astype(float)}))
+        wide = d.pivot_table(index=["dataset", "rep"], columns="method", values="accuracy")
+        core = [m for m in METHODS if m in wide.columns]
+        wide = wide[core].dropna()
+        if wide.empty:
+            continue
+        ranks = pd.DataFrame([_row_ranks(v) for v in wide.values], index=wide.index,
+                             columns=pd.Index(core, name="method"))
+        rk = ranks.stack().rename("value").reset_index()
+        parts.append(pd.DataFrame({"artifact": art, "row": rk.dataset.map(names),
+                                   "column": rk.method + ", rank", "run": rk.rep.astype(int),
+                                   "value": rk.value.astype(float)}))
+        n_sets = d.dataset.nunique()
+        covered = wide.reset_index().groupby("rep").dataset.nunique()
+        reps = covered.index[covered == n_sets]
+        if len(reps):
+            avg_row = "ave. acc." if art == "Table 2" else "avg. acc."
+            rank_row = "ave. rank" if art == "Table 2" else "avg. rank"
+            for frame, row in ((wide, avg_row), (ranks, rank_row)):
+                f = frame[frame.index.get_level_values("rep").isin(reps)]
+                m = f.groupby(level="rep").mean().stack().rename("value").reset_index()
+                parts.append(pd.DataFrame({"artifact": art, "row": row, "column": m.method,
+                                           "run": m.rep.astype(int),
+                                           "value": m.value.astype(float)}))
+    if rows67 is not None and len(rows67):
+        for table, art in (("table6", "Table 6"), ("table7", "Table 7")):
+            t = rows67[rows67.table == table]
+            if t.empty:
+                continue
+            row, col = (t.method, t.dataset) if table == "table6" else (t.dataset, t.method)
+            parts.append(pd.DataFrame({"artifact": art, "row": row.values,
+                                       "column": col.values, "run": t.split.astype(int).values,
+                                       "value": t.error_pct.astype(float).values}))
+    cols = ["artifact", "row", "column", "run", "value"]
+    return (pd.concat(parts, ignore_index=True)[cols] if parts
+            else pd.DataFrame(columns=cols))
+
+
+def _variant_swapped(frame: pd.DataFrame) -> pd.DataFrame | None:
+    """``frame`` with the authors' code variant in place of WellSVM (None without both)."""
+    have = set(frame.method)
+    if not {"WellSVM", "WellSVM (code)"} <= have:
+        return None
+    f = frame[frame.method != "WellSVM"]
+    return f.assign(method=f.method.replace({"WellSVM (code)": "WellSVM"}))
+
+
+def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
+                    ) -> dict:
+    """The keyword arguments of :func:`weaklabel.causes.assign_causes` for
+    :func:`comparison`, from results the stage already has (no new run).
+
+    Parameters
+    ----------
+    raw : DataFrame
+        The per-fit rows of :func:`run` (``dataset, rep, label_pct, method, accuracy``).
+    cfg : dict
+        :func:`config`; ``sensitivity.rep_counts`` gives the repetition counts.
+    rows67 : DataFrame, optional
+        The rows of :func:`tables67` (``table, dataset, method, split, error_pct``).
+
+    Returns
+    -------
+    dict with
+
+    - ``spread``: mean, std (ddof = 1) and number of runs per cell of :func:`runs_long`,
+      with the paper's ``±`` (``published_std``) where ``published/wellsvm.csv`` has one;
+    - ``sens``: the repetition counts (``parameter = "repetitions"``: the data-set and
+      Tables 6-7 cells by :func:`weaklabel.causes.repetition_sensitivity`, the ranks,
+      averages and win/tie/loss counts recomputed on the first ``n`` repetitions of every
+      data set; a count above a data set's repetitions is skipped for its cells, and above
+      the run's largest for the summary cells) and the WellSVM variant (``parameter =
+      "WellSVM variant"``: every cell with the paper's variant and with the authors' code
+      variant, both run as the columns ``WellSVM`` and ``WellSVM (code)``);
+    - ``substitutes``: the registry's MISMATCH notes for :data:`DATASETS` and the declared
+      substitutes of Table 7 (:data:`weaklabel.experiments._wellsvm_tables67.MISSING_DATA`);
+    - ``documented``: :data:`BASELINE_NOTES`.
+    """
+    from ..causes import (
+        choice_sensitivity,
+        registry_substitutes,
+        repetition_sensitivity,
+        spread_from_runs,
+    )
+    from ._wellsvm_tables67 import MISSING_DATA
+    from ._wellsvm_tables67 import reproduced_cells as cells67
+
+    if not isinstance(raw, pd.DataFrame):
+        raise ValueError(f"raw must be the DataFrame of run(), got {type(raw).__name__}.")
+    counts = check_rep_counts(cfg.get("sensitivity", DEFAULTS["sensitivity"]))
+    runs = runs_long(raw, cfg, rows67)
+    spread = spread_from_runs(runs, "value", run="run")
+    pub = published_frame()[_KEY + ["spread"]].rename(columns={"spread": "published_std"})
+    spread = spread.merge(pub, on=_KEY, how="left")
+
+    # repetition counts: per-run cells directly, derived cells recomputed on the first n
+    per_run = runs[~runs.column.str.contains(", ") & ~runs.row.isin(
+        ["ave. acc.", "avg. acc.", "ave. rank", "avg. rank"])]
+    sens = [repetition_sensitivity(per_run, "value", run="run", counts=counts)]
+    n_of = raw.groupby("dataset").rep.nunique()
+    pubr = published_frame()
+    for n in counts:
+        if not len(n_of) or n > n_of.max():
+            continue
+        c = reproduced_cells(_first_reps(raw, n), cfg)
+        short = {_pub_row_name(pubr, a, ds) for a in TABLES.values()
+                 for ds in n_of.index[n_of < n]}
+        derived = c.column.str.contains(", ") | ~_is_dataset_cell(c)
+        keep = derived & ~(_is_dataset_cell(c) & c.row.isin(short))
+        sens.append(c.loc[keep, _KEY].assign(parameter="repetitions", choice=f"n={n}",
+                                             reproduced=c.loc[keep, "reproduced"].values))
+    # the WellSVM variant: the paper's (Eq. (14)) and the authors' code's, both run
+    variant = []
+    swapped = _variant_swapped(raw)
+    if swapped is not None:
+        for name, frame in (("paper (Eq. 14)", raw), ("authors' code", swapped)):
+            variant.append(reproduced_cells(frame, cfg).assign(variant=name))
+    if rows67 is not None and len(rows67):
+        sw67 = _variant_swapped(rows67)
+        if sw67 is not None:
+            for name, frame in (("paper (Eq. 14)", rows67), ("authors' code", sw67)):
+                c = cells67(frame)
+                wells = ((c.artifact == "Table 6") & (c.row == "WellSVM")) | \
+                    ((c.artifact == "Table 7") & (c.column == "WellSVM"))
+                variant.append(c[wells].assign(variant=name))
+    if variant:
+        v = pd.concat(variant, ignore_index=True).dropna(subset=["reproduced"])
+        sens.append(choice_sensitivity(v, "reproduced", choice="variant",
+                                       parameter="WellSVM variant"))
+    sens = pd.concat([s for s in sens if len(s)], ignore_index=True) if any(
+        len(s) for s in sens) else None
+
+    subs = registry_substitutes(dict(DATASETS), paper="WellSVM")
+    subs.update({("Table 7", k): v for k, v in MISSING_DATA.items()
+                 if v.startswith("substitute")})
+    return {"spread": spread, "sens": sens, "substitutes": subs,
+            "documented": dict(BASELINE_NOTES)}
 
 
 def tables67(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:

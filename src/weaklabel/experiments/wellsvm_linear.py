@@ -56,6 +56,11 @@ the substitute.
   (the authors' code: 20), relative ``eps = thr = tol``, MKL relative gap ``mkl_tol``,
   inner dual CD tolerance ``inner_tol`` (LIBLINEAR's default is 0.1; tighter here).
 - Timing readings (``*seconds`` columns) are one fit, one thread.
+- **Causes of the differing cells** (:func:`linear_causes_evidence`, rules of
+  :mod:`weaklabel.causes`): the spread of the Table 5 accuracies over the repetitions (the
+  paper's ``±`` beside it), the repetition counts ``sensitivity.rep_counts`` (the mean over
+  the first ``n`` repetitions; no new run), the declared substitutes (:data:`SUBSTITUTES`)
+  and the documented baseline differences :data:`BASELINE_NOTES`.
 """
 
 from __future__ import annotations
@@ -70,7 +75,8 @@ import pandas as pd
 
 from ..executor import run_tasks
 
-__all__ = ["LINEAR_SETS", "fig34_summary", "fig89_summary", "linear_claims",
+__all__ = ["BASELINE_NOTES", "LINEAR_SETS", "SUBSTITUTES", "fig34_summary",
+           "linear_causes_evidence", "fig89_summary", "linear_claims",
            "linear_comparison", "linear_crosscheck", "linear_metrics", "load_linear_set",
            "loglog_slope", "plot_fig34", "plot_fig89", "run_fig34", "run_fig34_task",
            "run_fig89", "run_fig89_task", "run_table5", "run_table5_task", "strip_times",
@@ -82,6 +88,21 @@ LINEAR_SETS = {
                  "random_state": 101},
     "rcv1": {"positive_prior": 0.47, "separation": 1.5, "d": 20000, "nnz_per_row": 50,
              "random_state": 202},
+}
+#: the paper's data set -> why ours differs (the rule ``substitute_data`` of
+#: :mod:`weaklabel.causes`, for every Table 5 row of that data set)
+SUBSTITUTES = {
+    name: (f"substitute: the seeded sparse_text generator (positive share "
+           f"{kw['positive_prior']}, {kw['d']} words, separation {kw['separation']}), not the "
+           f"real {name}, which is not available offline")
+    for name, kw in LINEAR_SETS.items()
+}
+#: baselines whose implementation differs documentably from the paper's description
+#: (method -> reason). SVMlin runs in Figs. 3-4 only (no comparison cell); Table 5's
+#: methods are in its rows, which the rule ``baseline_implementation`` does not match.
+BASELINE_NOTES = {
+    "SVMlin": "written here from Sindhwani & Keerthi (2006) (weaklabel.solvers.svmlin), not "
+              "the SVMlin program; not run beyond svmlin_max_n training points",
 }
 
 DEFAULTS = {
@@ -107,6 +128,9 @@ DEFAULTS = {
     "crosscheck": {"n": 60, "n_text": 1500},
     # declared before the run: an accuracy cell of Table 5
     "tolerances": {"cell": 0.05},
+    # causes of the differing cells: repetition counts whose Table 5 means are compared
+    # (the first n repetitions of the run; a count above the repetitions run is skipped)
+    "sensitivity": {"rep_counts": [2, 3, 10, 30]},
 }
 
 
@@ -145,6 +169,11 @@ def wellsvm_linear_config(params: dict | None = None) -> dict:
     for key in ("C1", "fig_C2", "svmlin_C2", "cluster_C", "tol", "mkl_tol", "inner_tol"):
         if float(cfg[key]) <= 0:
             raise ValueError(f"{key} must be > 0, got {cfg[key]!r}.")
+    rc = cfg["sensitivity"].get("rep_counts") if isinstance(cfg["sensitivity"], dict) else None
+    if (not isinstance(rc, (list, tuple)) or not rc
+            or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in rc)):
+        raise ValueError("sensitivity must be a mapping with rep_counts, a non-empty list of "
+                         f"positive integers; got {cfg['sensitivity']!r}.")
     return cfg
 
 
@@ -607,9 +636,14 @@ def linear_claims(t5: pd.DataFrame, f34: pd.DataFrame, f89: pd.DataFrame, cfg: d
 
 
 # --------------------------------------------------------------------------- comparison
-def linear_comparison(t5: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+def linear_comparison(t5: pd.DataFrame, cfg: dict, raw5: pd.DataFrame | None = None
+                      ) -> pd.DataFrame:
     """Every published Table 5 cell next to our mean on the declared substitute (2 decimals,
-    tolerance ``tolerances.cell``)."""
+    tolerance ``tolerances.cell``). Every ``differs`` row has a cause computed by the rules
+    of :mod:`weaklabel.causes` from :func:`linear_causes_evidence` (``raw5``, the rows of
+    :func:`run_table5`, adds the repetition-count sensitivity; without it the spread comes
+    from ``t5``)."""
+    from ..causes import assign_causes
     from ..compare import build_comparison
 
     rep = []
@@ -623,7 +657,79 @@ def linear_comparison(t5: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     rep = pd.DataFrame(rep, columns=["artifact", "row", "column", "reproduced", "tolerance",
                                      "note"])
     comp = build_comparison(rep, "wellsvm", artifacts=["Table 5"], decimals=2)
-    return comp[comp.reproduced.notna()].reset_index(drop=True)
+    comp = comp[comp.reproduced.notna()].reset_index(drop=True)
+    return assign_causes(comp, **linear_causes_evidence(t5, cfg, raw5))
+
+
+def linear_causes_evidence(t5: pd.DataFrame, cfg: dict, raw5: pd.DataFrame | None = None
+                           ) -> dict:
+    """The keyword arguments of :func:`weaklabel.causes.assign_causes` for
+    :func:`linear_comparison`, from results the stage already has (no new run).
+
+    Parameters
+    ----------
+    t5 : DataFrame
+        :func:`table5_summary` (mean, std and ``n_reps`` per data set and labelled count).
+    cfg : dict
+        :func:`wellsvm_linear_config`; ``sensitivity.rep_counts`` gives the counts.
+    raw5 : DataFrame, optional
+        The rows of :func:`run_table5` (``dataset, labelled, rep, svm_accuracy,
+        wellsvm_accuracy``): the per-repetition accuracies.
+
+    Returns
+    -------
+    dict with
+
+    - ``spread``: per Table 5 cell (row ``"<set>, <method>"``, column the labelled count)
+      the mean, std (ddof = 1) and number of repetitions (from ``raw5``, else from ``t5``),
+      with the paper's ``±`` (``published_std``);
+    - ``sens`` (with ``raw5`` only): the repetition counts,
+      :func:`weaklabel.causes.repetition_sensitivity` (a count above the repetitions run
+      is skipped);
+    - ``substitutes``: :data:`SUBSTITUTES` for every row of each data set;
+    - ``documented``: :data:`BASELINE_NOTES`.
+    """
+    from .. import published
+    from ..causes import repetition_sensitivity, spread_from_runs
+
+    if not isinstance(t5, pd.DataFrame):
+        raise ValueError(f"t5 must be the DataFrame of table5_summary, got "
+                         f"{type(t5).__name__}.")
+    sens = None
+    if raw5 is not None:
+        if not isinstance(raw5, pd.DataFrame):
+            raise ValueError(f"raw5 must be None or the DataFrame of run_table5, got "
+                             f"{type(raw5).__name__}.")
+        parts = [pd.DataFrame({"artifact": "Table 5",
+                               "row": (raw5["dataset"] + f", {m}").to_numpy(dtype=object),
+                               "column": raw5["labelled"].astype(int).astype(str)
+                               .to_numpy(dtype=object),
+                               "rep": raw5["rep"].to_numpy(),
+                               "accuracy": raw5[col].to_numpy(dtype=float)})
+                 for m, col in (("SVM", "svm_accuracy"), ("WellSVM", "wellsvm_accuracy"))]
+        runs = pd.concat(parts, ignore_index=True)
+        spread = spread_from_runs(runs, "accuracy", run="rep")
+        rc = cfg.get("sensitivity", DEFAULTS["sensitivity"]).get("rep_counts")
+        sens = repetition_sensitivity(runs, "accuracy", run="rep", counts=rc)
+        sens = sens if len(sens) else None
+    else:
+        rows = []
+        for r in t5.itertuples():
+            n = int(r.n_reps)
+            for m, mean, sd in (("SVM", r.svm_mean, r.svm_std),
+                                ("WellSVM", r.wellsvm_mean, r.wellsvm_std)):
+                rows.append(("Table 5", f"{r.dataset}, {m}", str(int(r.labelled)),
+                             float(mean), float(sd) if n >= 2 else np.nan, n))
+        spread = pd.DataFrame(rows, columns=["artifact", "row", "column", "reproduced_mean",
+                                             "reproduced_std", "n_runs"])
+    pub = published.load("wellsvm")
+    pub = pub.loc[pub.artifact == "Table 5", ["artifact", "row", "column", "spread"]]
+    spread = spread.merge(pub.rename(columns={"spread": "published_std"}),
+                          on=["artifact", "row", "column"], how="left")
+    subs = {("Table 5", f"{d}, {m}"): SUBSTITUTES[d] for d in LINEAR_SETS
+            for m in ("SVM", "WellSVM")}
+    return {"spread": spread, "sens": sens, "substitutes": subs,
+            "documented": dict(BASELINE_NOTES)}
 
 
 # --------------------------------------------------------------------------- crosscheck

@@ -48,6 +48,11 @@ data are missing:
 - **Claims** (Section 5.2): "best", "beats" compare means at 2 decimals (the paper's
   precision; ties count as best); "comparable" is a two-sided paired t-test over the splits
   at 95 % (:func:`weaklabel.stats.win_tie_loss`).
+- **Causes of the differing cells** (:func:`mil_causes_evidence`, rules of
+  :mod:`weaklabel.causes`): the spread of the success rate over the splits (the paper's
+  ``±`` beside it), the split counts ``sensitivity.rep_counts`` (the mean over the first
+  ``n`` splits; no new run), the substitute data (:data:`SUBSTITUTE_DATA`, every Table 9 and
+  Table 10 cell) and the documented baseline differences :data:`BASELINE_NOTES`.
 """
 
 from __future__ import annotations
@@ -62,7 +67,8 @@ import pandas as pd
 
 from ..executor import run_tasks
 
-__all__ = ["MIL_METHODS", "MIL_RUN_METHODS", "ROI_CONCEPTS", "load_roi_data",
+__all__ = ["BASELINE_NOTES", "MIL_METHODS", "MIL_RUN_METHODS", "ROI_CONCEPTS",
+           "SUBSTITUTE_DATA", "load_roi_data", "mil_causes_evidence",
            "mil_claims", "mil_comparison", "mil_crosscheck", "mil_fig5_images", "mil_grid",
            "mil_metrics", "plot_mil_fig5", "published_table10", "plot_mil_fig6", "roi_fig6_curves",
            "roi_table9", "roi_table10", "run_mil", "run_mil_cv_task", "run_mil_test_task",
@@ -81,6 +87,15 @@ _FIG5_ROWS = ("firework", "sunset", "waterfall", "castle", "mountain")
 _FIG5_COLUMNS = ("DD", "EM-DD", "CkNN-ROI", "MI-SVM", "mi-SVM", "MI-Kernel", "WellSVM")
 #: regions of a 160 x 160 COREL image cut in 20 x 20 SBN regions (Section 5.2)
 _PAPER_REGIONS = 64
+#: the declared substitute for the COREL images (every row's note; the rule
+#: ``substitute_data`` of :mod:`weaklabel.causes` for every Table 9 and Table 10 cell)
+SUBSTITUTE_DATA = "substitute data: make_roi_bags (COIL-20 objects), not the COREL images"
+#: baselines whose implementation differs documentably from the paper's description
+#: (method -> reason). The rule ``baseline_implementation`` matches a cell's column, and
+#: Table 10 has the methods in its rows: declared here, it explains no Table 10 cell yet.
+BASELINE_NOTES = {
+    "CkNN-ROI": "not implemented (Zhou et al. 2005): no number",
+}
 
 DEFAULTS = {
     "seed": 0,
@@ -101,6 +116,9 @@ DEFAULTS = {
     "crosscheck": {"n_bags": 5, "max_bag": 5, "n_random": 30, "mlkl_bags": 12},
     # declared before the run: a Table 10 success rate, a Table 9 ROI count (relative)
     "tolerances": {"cell": 0.10, "rois_relative": 0.10, "competitive": 0.9},
+    # causes of the differing cells: split counts whose means are compared (the first n
+    # splits of the run; a count above the splits run is skipped)
+    "sensitivity": {"rep_counts": [3, 5, 10]},
 }
 
 
@@ -156,6 +174,11 @@ def wellsvm_mil_config(params: dict | None = None) -> dict:
         raise ValueError(f"fig6_ks must be a non-empty list of positive integers, got {ks!r}.")
     if not float(cfg["wellsvm_tol"]) > 0:
         raise ValueError(f"wellsvm_tol must be > 0, got {cfg['wellsvm_tol']!r}.")
+    rc = cfg["sensitivity"].get("rep_counts") if isinstance(cfg["sensitivity"], dict) else None
+    if (not isinstance(rc, (list, tuple)) or not rc
+            or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in rc)):
+        raise ValueError("sensitivity must be a mapping with rep_counts, a non-empty list of "
+                         f"positive integers; got {cfg['sensitivity']!r}.")
     return cfg
 
 
@@ -635,11 +658,14 @@ def mil_comparison(test: pd.DataFrame, t9: pd.DataFrame, cfg: dict) -> pd.DataFr
     Table 9: ``#images`` (exact) and ``average #ROIs per image`` of the substitute scaled to
     the paper's 64 regions per image (tolerance ``rois_relative`` of the published value).
     Table 10: the mean success rate over the splits (tolerance ``cell``); CkNN-ROI is not run
-    (reproduced NaN). Every row's note names the substitute data."""
+    (reproduced NaN). Every row's note names the substitute data. Every ``differs`` row has
+    a cause computed by the rules of :mod:`weaklabel.causes` from
+    :func:`mil_causes_evidence`."""
+    from ..causes import assign_causes
     from ..compare import build_comparison
 
     tol = cfg["tolerances"]
-    sub = "substitute data: make_roi_bags (COIL-20 objects), not the COREL images"
+    sub = SUBSTITUTE_DATA
     rep = []
     for r in t9.itertuples():
         rep.append(("Table 9", r.concept, "#images", float(r.images), 0.0, sub))
@@ -668,7 +694,54 @@ def mil_comparison(test: pd.DataFrame, t9: pd.DataFrame, cfg: dict) -> pd.DataFr
     comp = pd.concat(out, ignore_index=True)
     if len(t9) < len(ROI_CONCEPTS) or len(tab["mean"].columns) < len(ROI_CONCEPTS):
         comp = comp[comp.note != "not reproduced"].reset_index(drop=True)
-    return comp
+    return assign_causes(comp, **mil_causes_evidence(test, cfg))
+
+
+def mil_causes_evidence(test: pd.DataFrame, cfg: dict) -> dict:
+    """The keyword arguments of :func:`weaklabel.causes.assign_causes` for
+    :func:`mil_comparison`, from results the stage already has (no new run).
+
+    Parameters
+    ----------
+    test : DataFrame
+        The test rows of :func:`run_mil` (``split, concept, method, success_rate``).
+    cfg : dict
+        :func:`wellsvm_mil_config`; ``sensitivity.rep_counts`` gives the split counts.
+
+    Returns
+    -------
+    dict with
+
+    - ``spread``: per Table 10 cell (row = method, column = concept) the mean, std
+      (ddof = 1) and number of splits of the success rate, with the paper's ``±``
+      (``published_std``); Table 9 is deterministic (no spread);
+    - ``sens``: the split counts, :func:`weaklabel.causes.repetition_sensitivity` over the
+      splits (a count above the splits run is skipped);
+    - ``substitutes``: :data:`SUBSTITUTE_DATA` for every Table 9 and Table 10 cell;
+    - ``documented``: :data:`BASELINE_NOTES`.
+    """
+    from ..causes import repetition_sensitivity, spread_from_runs
+
+    if not isinstance(test, pd.DataFrame):
+        raise ValueError(f"test must be the DataFrame run_mil(...)['test'], got "
+                         f"{type(test).__name__}.")
+    rc = cfg.get("sensitivity", DEFAULTS["sensitivity"]).get("rep_counts")
+    t = test if len(test) else pd.DataFrame(columns=["split", "concept", "method",
+                                                     "success_rate"])
+    runs = pd.DataFrame({"artifact": "Table 10", "row": t["method"].to_numpy(dtype=object),
+                         "column": t["concept"].to_numpy(dtype=object),
+                         "split": t["split"].to_numpy(),
+                         "success_rate": t["success_rate"].to_numpy(dtype=float)})
+    spread = spread_from_runs(runs, "success_rate", run="split")
+    pub = _published()
+    pub = pub.loc[pub.artifact == "Table 10", ["artifact", "row", "column", "spread"]]
+    spread = spread.merge(pub.rename(columns={"spread": "published_std"}),
+                          on=["artifact", "row", "column"], how="left")
+    sens = repetition_sensitivity(runs, "success_rate", run="split", counts=rc)
+    return {"spread": spread, "sens": sens if len(sens) else None,
+            "substitutes": {("Table 9", "*"): SUBSTITUTE_DATA,
+                            ("Table 10", "*"): SUBSTITUTE_DATA},
+            "documented": dict(BASELINE_NOTES)}
 
 
 # --------------------------------------------------------------------------- certification

@@ -1,0 +1,363 @@
+"""Causes of the differing cells of the four WellSVM comparisons (issue #16): each evidence
+builder maps the runs to the right cells, and no comparison leaves a ``differs`` row
+without a cause. Hand-made frames only (no fit)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from weaklabel.causes import CAUSE_COLUMNS, CAUSES
+from weaklabel.compare import COLUMNS, write_comparison
+from weaklabel.experiments import wellsvm as W
+from weaklabel.experiments import wellsvm_clustering as WC
+from weaklabel.experiments import wellsvm_linear as WL
+from weaklabel.experiments import wellsvm_mil as WM
+from weaklabel.experiments._wellsvm_tables67 import MISSING_DATA
+
+
+def _every_differs_has_a_cause(comp: pd.DataFrame, tmp_path=None) -> None:
+    assert list(comp.columns) == COLUMNS + CAUSE_COLUMNS
+    differs = comp.verdict == "differs"
+    assert (comp.loc[differs, "cause"] != "").all()
+    assert (comp.loc[~differs, "cause"] == "").all()
+    used = {c for v in comp.cause for c in v.split(";") if c}
+    assert used <= set(CAUSES)
+    if tmp_path is not None:  # the writer accepts it
+        write_comparison(comp, tmp_path / "comparison.csv")
+
+
+def _key(frame, artifact, row, column):
+    m = frame[(frame.artifact == artifact) & (frame.row == row) & (frame.column == column)]
+    assert len(m) == 1, (artifact, row, column, len(m))
+    return m.iloc[0]
+
+
+# --------------------------------------------------------------------------- wellsvm (SSL)
+_ACC = {"SVM": 0.70, "TSVM": 0.72, "LapSVM": 0.74, "USVM": 0.76, "WellSVM": 0.80,
+        "WellSVM (code)": 0.60}
+
+
+def _ssl_raw(reps=None, pcts=(5, 15)):
+    """Accuracy = the method's level + 0.01 * rep (+ 0.05 on Haberman): WellSVM first in
+    every repetition, SVM last. ``reps``: data set -> repetitions (default 3 each)."""
+    reps = {"Heart": 3, "Haberman": 3} if reps is None else reps
+    rows = []
+    for ds, n in reps.items():
+        for rep in range(n):
+            for pct in pcts:
+                for m, a in _ACC.items():
+                    rows.append({"dataset": ds, "rep": rep, "label_pct": pct, "method": m,
+                                 "accuracy": a + 0.01 * rep + (0.05 if ds == "Haberman"
+                                                                else 0.0)})
+    return pd.DataFrame(rows)
+
+
+def _ssl_cfg(**kw):
+    return W.config({"label_pcts": [5, 15], "datasets": ["Heart", "Haberman"],
+                     "sensitivity": {"rep_counts": [2, 3, 5]}, **kw})
+
+
+def test_wellsvm_runs_map_to_the_published_cells():
+    raw = _ssl_raw()
+    runs = W.runs_long(raw, _ssl_cfg())
+    # a data-set cell: one run per repetition, its accuracy
+    r = runs[(runs.artifact == "Table 2") & (runs.row == "Heart") & (runs.column == "WellSVM")]
+    assert sorted(r.run) == [0, 1, 2]
+    np.testing.assert_allclose(r.sort_values("run").value, [0.80, 0.81, 0.82])
+    # Table 4 prints its rows in lower case, and 15 % goes to Table 4
+    assert set(runs[runs.artifact == "Table 4"].row) >= {"heart", "haberman"}
+    assert "Table 3" not in set(runs.artifact)
+    # the per-repetition rank: WellSVM first and SVM last in every repetition
+    rk = runs[(runs.artifact == "Table 2") & (runs.column == "WellSVM, rank")]
+    assert len(rk) == 6 and (rk.value == 1).all()
+    assert (runs[(runs.column == "SVM, rank")].value == 5).all()
+    # the per-repetition average over the two sets (Table 2 spells it "ave.")
+    avg = runs[(runs.artifact == "Table 2") & (runs.row == "ave. acc.")
+               & (runs.column == "WellSVM")].sort_values("run")
+    np.testing.assert_allclose(avg.value, [0.825, 0.835, 0.845])
+    avg_rank = runs[(runs.artifact == "Table 4") & (runs.row == "avg. rank")
+                    & (runs.column == "USVM")]
+    assert (avg_rank.value == 2).all()
+    # the extra variant and win/tie/loss have no per-repetition cell
+    assert not runs.column.str.startswith("WellSVM (code)").any()
+    assert not runs.row.eq("SVM: win/tie/loss").any()
+
+
+def test_wellsvm_evidence_spread_sens_and_declarations():
+    raw = _ssl_raw()
+    cfg = _ssl_cfg()
+    ev = W.causes_evidence(raw, cfg)
+    assert set(ev) == {"spread", "sens", "substitutes", "documented"}
+    sp = ev["spread"]
+    cell = _key(sp, "Table 2", "Heart", "WellSVM")
+    assert cell.n_runs == 3 and cell.reproduced_mean == pytest.approx(0.81)
+    assert cell.reproduced_std == pytest.approx(0.01)
+    assert np.isfinite(cell.published_std)             # the paper's ± of that cell
+    assert np.isnan(_key(sp, "Table 2", "Heart", "WellSVM, rank").published_std)
+    # the mean over the runs of a data-set cell is the comparison's number
+    comp = W.comparison(raw, cfg)
+    c = _key(comp, "Table 4", "heart", "TSVM")
+    assert c.reproduced == pytest.approx(_key(sp, "Table 4", "heart", "TSVM").reproduced_mean)
+    assert c.n_runs == 3 and c.reproduced_std == pytest.approx(0.01)
+    # repetition counts: 2 and 3 (5 > 3 runs is skipped), data-set and summary cells
+    sens = ev["sens"]
+    rep = sens[sens.parameter == "repetitions"]
+    assert set(rep.choice) == {"n=2", "n=3"}
+    two = rep[(rep.artifact == "Table 2") & (rep.row == "Heart") & (rep.column == "WellSVM")]
+    assert two.set_index("choice").reproduced.to_dict() == pytest.approx(
+        {"n=2": 0.805, "n=3": 0.81})
+    assert len(rep[(rep.row == "SVM: win/tie/loss") & (rep.column == "WellSVM, win")]) == 4
+    # the WellSVM variant: the paper's and the authors' code's numbers of the same cell
+    var = sens[sens.parameter == "WellSVM variant"]
+    w = var[(var.artifact == "Table 2") & (var.row == "Heart") & (var.column == "WellSVM")]
+    assert w.set_index("choice").reproduced.to_dict() == pytest.approx(
+        {"paper (Eq. 14)": 0.81, "authors' code": 0.61})
+    wr = var[(var.artifact == "Table 2") & (var.row == "Heart")
+             & (var.column == "WellSVM, rank")].set_index("choice").reproduced
+    assert wr["paper (Eq. 14)"] == 1 and wr["authors' code"] == 5
+    # declared substitutes and baseline notes
+    assert "Echocardiogram" in ev["substitutes"]
+    assert ev["substitutes"][("Table 7", "2moons")] == MISSING_DATA["2moons"]
+    assert set(ev["documented"]) == {"TSVM", "LapSVM", "USVM"}
+
+
+def test_wellsvm_counts_skip_a_set_with_fewer_repetitions():
+    raw = _ssl_raw(reps={"Heart": 3, "Haberman": 2}, pcts=(5,))
+    cfg = W.config({"label_pcts": [5], "datasets": ["Heart", "Haberman"],
+                    "sensitivity": {"rep_counts": [3]}})
+    ev = W.causes_evidence(raw, cfg)
+    rep = ev["sens"][ev["sens"].parameter == "repetitions"]
+    assert not (rep.row == "Haberman").any()           # 3 > its 2 repetitions
+    assert len(rep[(rep.row == "Heart") & (rep.column == "SVM")]) == 1
+    assert len(rep[(rep.row == "ave. acc.") & (rep.column == "SVM")]) == 1
+    # the average over the sets: only the repetitions every set has
+    assert _key(ev["spread"], "Table 2", "ave. acc.", "SVM").n_runs == 2
+
+
+def test_wellsvm_tables67_runs_and_the_comparison_has_causes(tmp_path):
+    raw = _ssl_raw()
+    rows = []
+    for s in range(3):
+        for m, e in (("SVM", 30.0), ("TSVM", 25.0), ("WellSVM", 20.0),
+                     ("WellSVM (code)", 28.0)):
+            rows.append({"table": "table6", "dataset": "BCI", "method": m, "split": s,
+                         "error_pct": e + s})
+        for m, e in (("SVM", 40.0), ("TSVM", 35.0), ("USVM", 30.0), ("WellSVM", 10.0),
+                     ("WellSVM (code)", 12.0)):
+            rows.append({"table": "table7", "dataset": "2moons", "method": m, "split": s,
+                         "error_pct": e + 2 * s})
+    rows67 = pd.DataFrame(rows)
+    cfg = _ssl_cfg()
+    runs = W.runs_long(raw, cfg, rows67)
+    t6 = runs[(runs.artifact == "Table 6") & (runs.row == "TSVM") & (runs.column == "BCI")]
+    np.testing.assert_allclose(t6.sort_values("run").value, [25.0, 26.0, 27.0])
+    t7 = runs[(runs.artifact == "Table 7") & (runs.row == "2moons")
+              & (runs.column == "WellSVM")]
+    np.testing.assert_allclose(t7.sort_values("run").value, [10.0, 12.0, 14.0])
+    comp = W.comparison(raw, cfg, rows67)
+    _every_differs_has_a_cause(comp, tmp_path)
+    c = _key(comp, "Table 7", "2moons", "TSVM")
+    assert c.n_runs == 3 and c.reproduced_std == pytest.approx(2.0)
+    if c.verdict == "differs":
+        assert "substitute_data" in c.cause
+    sens = W.causes_evidence(raw, cfg, rows67)["sens"]
+    v = sens[(sens.parameter == "WellSVM variant") & (sens.artifact == "Table 6")]
+    assert v.set_index("choice").reproduced.to_dict() == pytest.approx(
+        {"paper (Eq. 14)": 21.0, "authors' code": 29.0})
+
+
+def test_wellsvm_comparison_without_rows67_and_the_code_variant(tmp_path):
+    raw = _ssl_raw()
+    raw = raw[raw.method != "WellSVM (code)"]
+    comp = W.comparison(raw, _ssl_cfg())
+    _every_differs_has_a_cause(comp, tmp_path)
+    assert (comp.verdict == "differs").any()
+
+
+@pytest.mark.parametrize("bad", [{"rep_counts": []}, {"rep_counts": [0, 5]},
+                                 {"rep_counts": [2.5]}, {"counts": [5]}, [5, 10]])
+def test_sensitivity_config_errors_name_the_key(bad):
+    with pytest.raises(ValueError, match="sensitivity"):
+        W.config({"sensitivity": bad})
+    if isinstance(bad, dict):
+        with pytest.raises(ValueError, match="sensitivity"):
+            WM.wellsvm_mil_config({"sensitivity": {"rep_counts": bad.get("rep_counts", [])}})
+        with pytest.raises(ValueError, match="sensitivity"):
+            WL.wellsvm_linear_config({"sensitivity": {"rep_counts": bad.get("rep_counts",
+                                                                               [])}})
+
+
+def test_evidence_builders_reject_a_non_frame():
+    with pytest.raises(ValueError, match="raw"):
+        W.causes_evidence([1, 2], _ssl_cfg())
+    with pytest.raises(ValueError, match="test"):
+        WM.mil_causes_evidence(None, WM.wellsvm_mil_config({}))
+    with pytest.raises(ValueError, match="t5"):
+        WL.linear_causes_evidence({}, WL.wellsvm_linear_config({}))
+    with pytest.raises(ValueError, match="raw"):
+        WC.clustering_causes_evidence("raw.csv", {"oracle_long": pd.DataFrame()},
+                                      WC.wellsvm_clustering_config({}))
+
+
+# --------------------------------------------------------------------------- clustering
+def _cl_raw():
+    cols = ["dataset", "method", "kernel", "C", "n", "accuracy", "accuracy_std", "n_runs",
+            "score", "seconds", "ran", "converged", "note"]
+    rows = [("House", "KM", "linear", np.nan, 232, 0.60, 0.02, 3, 1.0, 0.01, True, True, ""),
+            ("House", "KKM", "linear", np.nan, 232, 0.70, 0.05, 3, 0.2, 0.01, True, True, ""),
+            ("House", "KKM", "1.0", np.nan, 232, 0.75, 0.04, 3, 0.5, 0.01, True, True, ""),
+            ("House", "GMMC", "1.0", 1.0, 232, np.nan, 0.0, 0, np.nan, 0.0, False, False,
+             "not run: N = 232 > gmmc_max_n = 140 (SDP cost)"),
+            ("House", "WellSVM", "linear", 1.0, 232, 0.80, 0.0, 1, 0.2, 1.0, True, True, ""),
+            ("House", "WellSVM", "1.0", 1.0, 232, 0.85, 0.0, 1, 0.5, 1.0, True, True, ""),
+            ("Diabetes", "WellSVM", "1.0", 1.0, 768, 0.66, 0.0, 1, 0.5, 1.0, True, True, ""),
+            ("T8:HWD 1-7", "WellSVM", "1.0", 1.0, 400, 0.97, 0.0, 1, 0.1, 1.0, True, True,
+             "")]
+    df = pd.DataFrame(rows, columns=cols)
+    df["fit_seconds"] = df.seconds
+    return df
+
+
+def _cl_cfg():
+    return WC.wellsvm_clustering_config({
+        "datasets": ["House", "Diabetes"], "C_grid": [1.0], "kernels": ["linear", 1.0],
+        "methods": ["KM", "KKM", "GMMC", "WellSVM"],
+        "table8_sets": ["HWD 1-7", "Diabetes"]})
+
+
+def test_clustering_evidence_maps_the_selected_setting():
+    raw, cfg = _cl_raw(), _cl_cfg()
+    tabs = WC.clustering_tables(raw, cfg)
+    ev = WC.clustering_causes_evidence(raw, tabs, cfg)
+    sp = ev["spread"]
+    kkm = _key(sp, "Table 11", "House", "KKM")             # the oracle's Gaussian setting
+    assert kkm.reproduced_mean == pytest.approx(0.75) and kkm.n_runs == 3
+    assert kkm.reproduced_std == pytest.approx(0.04)
+    well = _key(sp, "Table 11", "House", "WellSVM")
+    assert well.n_runs == 1 and np.isnan(well.reproduced_std)
+    t8 = _key(sp, "Table 8", "WellSVM", "Diabetes")          # its Table 11 set, as an error
+    assert t8.reproduced_mean == pytest.approx(34.0)
+    assert _key(sp, "Table 8", "WellSVM", "HWD 1-7").reproduced_mean == pytest.approx(3.0)
+    assert not ((sp.artifact == "Table 11") & (sp.column == "GMMC")).any()   # not run
+    reason = ev["substitutes"][("Table 8", "*")]
+    assert "HWD 1-7" in reason and "Diabetes" in reason and "Flare" not in reason
+    assert "Echocardiogram" in ev["substitutes"]
+    assert set(ev["documented"]) == set(WC.BASELINE_NOTES) and "GMMC" in ev["documented"]
+
+
+def test_clustering_comparison_has_causes(tmp_path):
+    raw, cfg = _cl_raw(), _cl_cfg()
+    comp = WC.clustering_comparison(raw, WC.clustering_tables(raw, cfg), cfg)
+    _every_differs_has_a_cause(comp, tmp_path)
+    km = _key(comp, "Table 11", "House", "KM")               # 0.60 vs 0.89 published
+    assert km.verdict == "differs" and km.n_runs == 3
+    gmmc = _key(comp, "Table 11", "House", "GMMC")           # not run: the documented cap
+    if gmmc.verdict == "differs":
+        assert "baseline_implementation" in gmmc.cause
+    t8 = comp[comp.artifact == "Table 8"]
+    assert (t8[t8.verdict == "differs"].cause.str.contains("substitute_data")).all()
+    # a raw frame without n_runs / accuracy_std (older raw.csv): one start per setting
+    old = raw.drop(columns=["n_runs", "accuracy_std"])
+    comp2 = WC.clustering_comparison(old, WC.clustering_tables(old, cfg), cfg)
+    _every_differs_has_a_cause(comp2)
+    assert (comp2.n_runs.dropna() == 1).all()
+
+
+# --------------------------------------------------------------------------- MIL
+def _mil_test(n_splits=3):
+    pub = WM.published_table10()
+    rows = []
+    for m in WM.MIL_RUN_METHODS:
+        for c in WM.ROI_CONCEPTS:
+            for s in range(n_splits):
+                rows.append({"split": s, "concept": c, "method": m, "setting": "-",
+                             "success_rate": pub.loc[m, c] - 0.3 + 0.01 * s,
+                             "converged": True, "seconds": 0.1})
+    return pd.DataFrame(rows)
+
+
+def _t9():
+    return pd.DataFrame({"concept": list(WM.ROI_CONCEPTS), "images": 100, "paper_images": 100,
+                         "rois_per_image": [7.6, 10.6, 9.7, 1.0, 5.4],
+                         "expected_rois_per_image": [7.6, 10.6, 9.7, 1.0, 5.4],
+                         "rois_per_image_scaled": [19.4, 27.2, 24.9, 2.56, 13.9],
+                         "paper_rois_per_image": [19.39, 27.23, 24.93, 2.32, 13.89],
+                         "instances_per_image": 25})
+
+
+def test_mil_evidence_maps_splits_to_method_rows():
+    cfg = WM.wellsvm_mil_config({"sensitivity": {"rep_counts": [2, 3, 10]}})
+    test = _mil_test()
+    ev = WM.mil_causes_evidence(test, cfg)
+    pub = WM.published_table10()
+    pstd = WM.published_table10("std")
+    cell = _key(ev["spread"], "Table 10", "WellSVM", "castle")   # row = method
+    assert cell.n_runs == 3
+    assert cell.reproduced_mean == pytest.approx(pub.loc["WellSVM", "castle"] - 0.29)
+    assert cell.reproduced_std == pytest.approx(0.01)
+    assert cell.published_std == pytest.approx(pstd.loc["WellSVM", "castle"])
+    sens = ev["sens"]
+    s = sens[(sens.row == "EM-DD") & (sens.column == "sunset")].set_index("choice")
+    assert set(s.index) == {"n=2", "n=3"}                       # 10 > 3 splits: skipped
+    assert s.reproduced["n=2"] == pytest.approx(pub.loc["EM-DD", "sunset"] - 0.295)
+    assert ev["substitutes"] == {("Table 9", "*"): WM.SUBSTITUTE_DATA,
+                                 ("Table 10", "*"): WM.SUBSTITUTE_DATA}
+    assert "CkNN-ROI" in ev["documented"]
+
+
+def test_mil_comparison_has_causes(tmp_path):
+    cfg = WM.wellsvm_mil_config({"sensitivity": {"rep_counts": [2, 3]}})
+    comp = WM.mil_comparison(_mil_test(), _t9(), cfg)
+    _every_differs_has_a_cause(comp, tmp_path)
+    t10 = comp[(comp.artifact == "Table 10") & (comp.verdict == "differs")]
+    assert len(t10) and t10.cause.str.contains("substitute_data").all()
+    assert (comp[(comp.artifact == "Table 10") & (comp.row != "CkNN-ROI")].n_runs == 3).all()
+    # one split: no spread and no second count, still a cause for every differing cell
+    comp1 = WM.mil_comparison(_mil_test(1), _t9(), cfg)
+    _every_differs_has_a_cause(comp1)
+
+
+# --------------------------------------------------------------------------- linear
+def _raw5():
+    rows = []
+    for d in ("real-sim", "rcv1"):
+        for k in (25, 100):
+            for rep in range(3):
+                rows.append({"dataset": d, "labelled": k, "rep": rep,
+                             "svm_accuracy": 0.60 + 0.02 * rep,
+                             "wellsvm_accuracy": 0.65 + 0.01 * rep, "C2": 0.1})
+    return pd.DataFrame(rows)
+
+
+def test_linear_evidence_maps_repetitions_to_rows_and_columns():
+    cfg = WL.wellsvm_linear_config({"sensitivity": {"rep_counts": [2, 3, 30]}})
+    raw5 = _raw5()
+    t5 = WL.table5_summary(raw5, cfg)
+    ev = WL.linear_causes_evidence(t5, cfg, raw5)
+    cell = _key(ev["spread"], "Table 5", "rcv1, SVM", "100")
+    assert cell.n_runs == 3 and cell.reproduced_mean == pytest.approx(0.62)
+    assert cell.reproduced_std == pytest.approx(0.02)
+    assert np.isfinite(cell.published_std)
+    sens = ev["sens"]
+    s = sens[(sens.row == "real-sim, WellSVM") & (sens.column == "25")].set_index("choice")
+    assert s.reproduced.to_dict() == pytest.approx({"n=2": 0.655, "n=3": 0.66})
+    assert ev["substitutes"][("Table 5", "rcv1, WellSVM")] == WL.SUBSTITUTES["rcv1"]
+    # without the per-repetition rows: the spread from the summary, no sensitivity
+    ev2 = WL.linear_causes_evidence(t5, cfg)
+    assert ev2["sens"] is None
+    c2 = _key(ev2["spread"], "Table 5", "rcv1, SVM", "100")
+    assert c2.n_runs == 3 and c2.reproduced_std == pytest.approx(0.02)
+
+
+def test_linear_comparison_has_causes(tmp_path):
+    cfg = WL.wellsvm_linear_config({"sensitivity": {"rep_counts": [2, 3]}})
+    raw5 = _raw5()
+    t5 = WL.table5_summary(raw5, cfg)
+    comp = WL.linear_comparison(t5, cfg, raw5)
+    _every_differs_has_a_cause(comp, tmp_path)
+    assert len(comp) == 8 and (comp.n_runs == 3).all()
+    d = comp[comp.verdict == "differs"]
+    assert len(d) and d.cause.str.contains("substitute_data").all()
+    _every_differs_has_a_cause(WL.linear_comparison(t5, cfg))
