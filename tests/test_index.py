@@ -63,8 +63,9 @@ def tree(tmp_path):
     (root / "params.yaml").write_text("profile: smoke\n")
     pa = root / "results" / "alpha"
     pa.mkdir()
-    pd.DataFrame({"verdict": ["match", "match", "differs", "within_tolerance"]}).to_csv(
-        pa / "comparison.csv", index=False)
+    pd.DataFrame({"verdict": ["match", "match", "differs", "within_tolerance"],
+                  "cause": ["", "", "unexplained", ""]}).to_csv(pa / "comparison.csv",
+                                                                index=False)
     pd.DataFrame({"rel_gap": [1e-9, 3e-7]}).to_csv(pa / "crosscheck.csv", index=False)
     pb = root / "results" / "beta"
     pb.mkdir()
@@ -101,7 +102,8 @@ def test_summary_writes_the_index_and_every_link_resolves(tree):
         cells = [c.strip() for c in row.strip("|").split("|")]
         tds = "".join(f"<td>{c}</td>" for c in cells[1:])
         assert tds in page, row
-    assert "| alpha | – | 4 | 2 | 1 | 1 | 0 | 2 | 3.0e-07 |" in md
+    # columns: published, match, within tolerance, differs, of which unexplained, ...
+    assert "| alpha | – | 4 | 2 | 1 | 1 | 1 | 0 | 2 | 3.0e-07 |" in md
     assert "data" not in {g for g in pipeline._index_groups(tree)}
 
 
@@ -134,3 +136,9 @@ def test_a_cell_scored_two_ways_is_counted_once_per_scoring(tmp_path):
     out = pipeline.summary_rows(tmp_path)
     assert [(r["scoring"], r["published"], r["match"], r["differs"]) for r in out] == [
         ("correct", 1, 1, 0), ("demo2", 1, 0, 1)]
+    # written before causes were assigned: the unexplained count is a dash, not a zero
+    assert {r["unexplained"] for r in out} == {"–"}
+    pd.DataFrame(rows).assign(cause=["", "unexplained"]).to_csv(d / "comparison.csv",
+                                                                  index=False)
+    out = pipeline.summary_rows(tmp_path)
+    assert [r["unexplained"] for r in out] == [0, 1]
