@@ -361,3 +361,68 @@ def test_linear_comparison_has_causes(tmp_path):
     d = comp[comp.verdict == "differs"]
     assert len(d) and d.cause.str.contains("substitute_data").all()
     _every_differs_has_a_cause(WL.linear_comparison(t5, cfg))
+
+
+# ---------------------------------------------------------------- clustering: balance sensitivity
+def test_clustering_sensitivity_config_is_checked():
+    with pytest.raises(ValueError, match="beta_fractions"):
+        WC.wellsvm_clustering_config({"sensitivity": {"beta_fractions": [0.0, 0.3]}})
+    with pytest.raises(ValueError, match="sensitivity.methods"):
+        WC.wellsvm_clustering_config({"sensitivity": {"methods": ["KM"]}})
+    with pytest.raises(ValueError, match="unknown sensitivity"):
+        WC.wellsvm_clustering_config({"sensitivity": {"betas": [0.1]}})
+
+
+def _cl_sens(raw):
+    """Hand-made balance-sensitivity rows: WellSVM on House moves by 0.20 between the two
+    fractions (more than the 0.05 tolerance), on Diabetes and HWD 1-7 by 0.01."""
+    rows = []
+    for d, acc_other in (("House", 0.65), ("Diabetes", 0.67), ("T8:HWD 1-7", 0.96)):
+        sel = raw[(raw.dataset == d) & (raw.method == "WellSVM") & (raw.kernel == "1.0")]
+        r = sel.iloc[0].to_dict()
+        rows.append(r | {"beta_fraction": 0.03, "selected": True})
+        rows.append(r | {"beta_fraction": 0.3, "accuracy": acc_other, "selected": False})
+    return pd.DataFrame(rows)
+
+
+def test_clustering_sensitivity_explains_a_cell_that_moves_with_beta(tmp_path):
+    raw, cfg = _cl_raw().assign(beta_fraction=0.03), _cl_cfg()
+    tabs = WC.clustering_tables(raw, cfg)
+    sens = _cl_sens(raw)
+    ev = WC.clustering_causes_evidence(raw, tabs, cfg, sensitivity=sens)
+    s = ev["sens"]
+    assert set(s.parameter) == {"beta"}
+    house = s[(s.artifact == "Table 11") & (s.row == "House") & (s.column == "WellSVM")]
+    assert sorted(house.choice) == ["beta=0.03 N", "beta=0.3 N"]
+    assert sorted(house.reproduced) == pytest.approx([0.65, 0.85])
+    t8 = s[(s.artifact == "Table 8") & (s.column == "HWD 1-7")]
+    assert sorted(t8.reproduced) == pytest.approx([3.0, 4.0])     # errors in %
+    comp = WC.clustering_comparison(raw, tabs, cfg, sensitivity=sens)
+    _every_differs_has_a_cause(comp, tmp_path)
+    w = _key(comp, "Table 11", "House", "WellSVM")
+    if w.verdict == "differs":
+        assert "protocol_choice" in w.cause and "beta" in w.evidence
+    with pytest.raises(TypeError, match="sensitivity"):
+        WC.clustering_causes_evidence(raw, tabs, cfg, sensitivity="sensitivity.csv")
+    with pytest.raises(ValueError, match="sensitivity lacks"):
+        WC.clustering_causes_evidence(raw, tabs, cfg, sensitivity=sens.drop(columns="C"))
+
+
+def test_clustering_run_sensitivity_refits_only_the_other_fraction():
+    cfg = WC.wellsvm_clustering_config({
+        "datasets": ["House"], "methods": ["CPMMC"], "C_grid": [1.0], "kernels": ["linear"],
+        "table8": False, "cpmmc_max_iter": 5, "cpmmc_components": 20,
+        "sensitivity": {"beta_fractions": [0.03, 0.3], "methods": ["CPMMC"]}})
+    raw = pd.DataFrame([WC.run_clustering_task("House", "CPMMC", {"kernel": "linear", "C": 1.0},
+                                               cfg)])
+    tabs = WC.clustering_tables(raw, cfg)
+    sens = WC.run_sensitivity(cfg, raw, tabs, executor={"n_jobs": 1}, progress=False)
+    assert len(sens) == 2 and sens.selected.sum() == 1
+    own = sens[sens.selected].iloc[0]
+    assert own.accuracy == raw.accuracy.iloc[0] and own.beta_fraction == raw.beta_fraction.iloc[0]
+    other = sens[~sens.selected].iloc[0]
+    assert other.beta_fraction != own.beta_fraction and other.kernel == "linear"
+    # the refit at the protocol's own fraction is the main run's number (same seeds)
+    again = WC.run_clustering_task("House", "CPMMC", {"kernel": "linear", "C": 1.0}, cfg,
+                                   beta_fraction=float(own.beta_fraction))
+    assert again["accuracy"] == own.accuracy

@@ -2,11 +2,12 @@
 method for large-scale nonlinear similar unlabeled classification", Machine Learning 2021).
 
 Public functions, the same as in the other papers' modules: :func:`config`, :func:`run`
-(every (data set, trial) task), :func:`tables` (Tables 4-5 analogues), :func:`claims` (the
-paper's claims tested on our numbers), :func:`comparison` (with the cause of every claim
-that does not hold, from :func:`causes_evidence`), :func:`crosscheck`, :func:`metrics` and
-the figure builders. None of them writes a file; the notebook
-``notebooks/tsgsu.ipynb`` does.
+(every (data set, trial) task), :func:`run_sensitivity` (the step-size sensitivity part,
+issue #16: it explains cells and never changes a table), :func:`tables` (Tables 4-5
+analogues), :func:`claims` (the paper's claims tested on our numbers), :func:`comparison`
+(with the cause of every claim that does not hold, from :func:`causes_evidence`),
+:func:`crosscheck`, :func:`metrics` and the figure builders. None of them writes a file;
+the notebook ``notebooks/tsgsu.ipynb`` does.
 
 The published tables and figures of the paper are not available in any text we have (only
 their captions), so nothing here is compared with a published number: the replication is
@@ -32,7 +33,8 @@ for two cores, ours:
 - **Random features**: 1000 frequencies per iteration (a 2000-dimensional cos/sin block
   for the Gaussian kernel), regenerated from the iteration's seed.
 - **Steps**: ``eta_t = eta0 / sqrt(t)`` with ``eta0`` from ``params.yaml`` (the paper
-  "adjusts the initial step size" without giving it).
+  "adjusts the initial step size" without giving it), selected with ``lambda``; how much
+  the choice matters is measured apart (:func:`run_sensitivity`).
 - **Selection**: the SU zero-one risk (Bao et al. 2018) of the held-out folds, minimised,
   over the grids of ``params.yaml`` (a coarse subset of the paper's 15 x 15), once per
   (data set, method) on a subsample of trial 0's training data (``cv_pairs`` pairs,
@@ -113,8 +115,10 @@ DEFAULTS = {
              "Ts": [25, 50, 100, 200, 400, 800, 1600, 3200],
              "theta": 0.5, "lam": 0.0625, "gamma": 0.5, "reps": 3},
     # evidence of the causes (weaklabel.causes): the claims on Tables 4-5, Figs 2-3 are
-    # also decided on the first n trials, n in trial_counts below the trials run (no new run)
-    "sensitivity": {"trial_counts": [2, 3, 5, 10]},
+    # also decided on the first n trials, n in trial_counts below the trials run (no new
+    # run); the step-size sensitivity (run_sensitivity) refits TSGSU and CUU at every step
+    # of their grids on the first step_trials trials of Table 4
+    "sensitivity": {"trial_counts": [2, 3, 5, 10], "step_trials": 1},
     # declared before the run
     "tolerances": {"most_cases": 0.5, "about_one_point": 1.0, "rate_slope": -0.4,
                    "lemma1_slope": 1.6,
@@ -547,6 +551,156 @@ def run_large_and_ablation(cfg: dict, sel: pd.DataFrame, raw: pd.DataFrame, *,
                       desc="TSGSU n_U = 100 000 and correction ablation", progress=progress)
     large = pd.DataFrame([r for p in parts[:len(big)] for r in p])
     return large, _ablation_frame(raw, parts[len(big):], sets, n_t)
+
+
+# --------------------------------------------------------------------------- step sensitivity
+#: The step-size choices the paper leaves open (its "adjusts the initial step size in TSGSU
+#: and CUU", no values): ``parameter -> (grid key of the config, key of the setting, the
+#: methods it sets)``. CUU(All) uses CUU(2000)'s setting, so one CUU parameter sets both.
+STEP_PARAMETERS = {
+    "tsgsu_eta0": ("tsgsu_eta0_grid", "eta0", ("TSGSU",)),
+    "cuu_eta0_mult": ("cuu_eta0_mult_grid", "eta0_mult", ("CUU", "CUU(2000)")),
+}
+#: The claims of :data:`PER_TRIAL_CLAIMS` decided from Table 4's TSGSU / CUU accuracies
+#: (2b: both above SUSL / SUDH; 7: TSGSU within a point of the best), which the step-size
+#: sensitivity decides again. Claim 5 compares TSGSU with its uncorrected runs (at the
+#: selected step only), claims 6 and 11 read Table 5 and claim 9 the n_U = 100 000 runs:
+#: the sensitivity does not touch them.
+STEP_CLAIMS = ("2b", "7")
+#: the longest fits first (load balance; the results keep their own order)
+_STEP_ORDER = {"CUU": 0, "TSGSU": 1, "CUU(2000)": 2}
+#: the choice label of the protocol's own (cross-validated) step in the causes' evidence
+SELECTED_CHOICE = "selected by CV"
+
+
+def _step_trials(cfg: dict) -> int:
+    """``cfg["sensitivity"]["step_trials"]``, checked: a positive integer."""
+    n = cfg.get("sensitivity", {}).get("step_trials")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 1:
+        raise ValueError("cfg['sensitivity']['step_trials'] must be a positive integer (the "
+                         f"number of Table 4 trials the step-size sensitivity runs), got {n!r}.")
+    return int(n)
+
+
+def step_fit(name: str, trial: int, method: str, hp: dict, cfg: dict) -> dict:
+    """One fit of the step-size sensitivity: ``method`` with the setting ``hp`` on trial
+    ``trial`` of ``name``, scored on the trial's test points exactly as :func:`run_trial`
+    scores it (same data, seed and final model), always in the cached mode (the faithful
+    mode gives the same iterates, only slower). Returns ``accuracy``, ``seconds`` and
+    ``status``: ``"ok"``, or ``"diverged"`` (accuracy NaN) when the step makes the solver
+    raise a ``FloatingPointError`` or the final decision values are not finite."""
+    data = trial_data(name, trial, cfg)
+    seed = int(cfg["seed"]) * 7919 + int(trial)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model, secs, hist = fit_method(method, data.XS, data.XU, data.prior, hp,
+                                           kernel_of(name), cfg, seed=seed, mode="cached")
+    except FloatingPointError:
+        return {"accuracy": np.nan, "seconds": np.nan, "status": "diverged"}
+    cps = [c for c in cfg["checkpoints"] if c <= int(cfg["n_iter"])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if hist is not None and cps and cps[-1] == int(cfg["n_iter"]):
+            final = model.decision_path(data.X_test, cps)[-1]  # as run_trial scores it
+        else:
+            final = model.decision_function(data.X_test)
+    if not np.all(np.isfinite(final)):
+        return {"accuracy": np.nan, "seconds": secs, "status": "diverged"}
+    return {"accuracy": _accuracy(final, data.y_test), "seconds": secs, "status": "ok"}
+
+
+def run_sensitivity(cfg: dict, sel: pd.DataFrame, raw: pd.DataFrame, *, executor=None,
+                    progress: bool = True) -> pd.DataFrame:
+    """The step-size sensitivity part (issue #16), declared in ``params.yaml``
+    (``tsgsu.sensitivity.step_trials``) before it runs.
+
+    TSGSU refitted with each ``eta0`` of ``tsgsu_eta0_grid``, CUU(2000) and CUU(All) with
+    each ``eta0_mult`` of ``cuu_eta0_mult_grid``, every other setting (``lam``, kernel) at
+    the main run's selection ``sel``, on the first ``step_trials`` trials of every Table 4
+    data set (the Gaussian cells the accuracy claims read), one executor task per fit. The
+    protocol's own (selected) step is among the choices and is not refitted: its row is the
+    main run's fit in ``raw`` (status ``"main run"``; :func:`step_fit` at that step gives
+    the same accuracy, tested). A TSGSU step with ``eta0 * lam >= 1`` is skipped, as
+    in the selection grid (:func:`_hp_grid`); a fit the main run did not make (``raw``'s
+    status is not ``"ok"``: CUU(All) beyond ``cuu_all_trials``, a data set without a
+    substitute) is not made. A step that diverges gives a NaN accuracy (status
+    ``"diverged"``), not an error.
+
+    Parameters
+    ----------
+    cfg : dict
+        The protocol (:func:`config`).
+    sel, raw : DataFrame
+        :func:`run`'s selection and per-fit results.
+    executor, progress
+        As in :func:`run`.
+
+    Returns
+    -------
+    DataFrame, one row per fit (``sensitivity.csv``): ``dataset, trial, method, parameter,
+    choice`` (the step: ``eta0``, or the multiple of CUU's automatic step), ``selected``
+    (the main run's step), ``lam, accuracy, seconds, status``. It explains cells: the
+    tables keep the protocol's numbers.
+
+    Raises
+    ------
+    ValueError
+        ``step_trials`` not a positive integer, or ``sel`` / ``raw`` lacking columns.
+    TypeError
+        ``sel`` or ``raw`` not a DataFrame.
+    """
+    n = min(_step_trials(cfg), int(cfg["n_trials"]))
+    for name, df, need in (("sel", sel, ("dataset", "method", "lam")),
+                           ("raw", raw, ("dataset", "trial", "method", "status"))):
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"{name} must be the DataFrame run() returns, got "
+                            f"{type(df).__name__}.")
+        miss = [c for c in need if c not in df.columns]
+        if miss:
+            raise ValueError(f"{name} lacks columns {miss}; pass the frame run() returns.")
+    settings = _settings(sel)
+    done = raw[raw["status"] == "ok"]
+    if "correction" in done:
+        done = done[done["correction"] == "abs"]
+    main = {(d, int(t), m): (float(a), float(s_)) for d, t, m, a, s_ in zip(
+        done["dataset"], done["trial"], done["method"], done["accuracy"], done["seconds"])}
+    tasks, meta, own = [], [], []
+    for d in cfg["table4_sets"]:
+        for t in range(n):
+            for parameter, (grid, key, methods) in STEP_PARAMETERS.items():
+                for m in methods:
+                    if m not in cfg["methods"] or (d, t, m) not in main \
+                            or (d, m) not in settings:
+                        continue
+                    hp = settings[(d, m)]
+                    lam, chosen = float(hp["lam"]), float(hp[key])
+                    for v in (float(e) for e in cfg[grid]):
+                        if key == "eta0" and v * lam >= 1.0:  # as in _hp_grid
+                            continue
+                        row = {"dataset": d, "trial": t, "method": m, "parameter": parameter,
+                               "choice": v, "selected": bool(np.isclose(v, chosen)),
+                               "lam": lam}
+                        if row["selected"]:  # the protocol's own step: the main run's fit
+                            acc, secs = main[(d, t, m)]
+                            own.append({**row, "accuracy": acc, "seconds": secs,
+                                        "status": "main run"})
+                            continue
+                        tasks.append({"name": d, "trial": t, "method": m,
+                                      "hp": {**hp, key: v}})
+                        meta.append(row)
+    order = sorted(range(len(tasks)), key=lambda i: _STEP_ORDER.get(tasks[i]["method"], 9))
+    res = run_tasks(step_fit, [tasks[i] for i in order], executor=executor,
+                    kwargs={"cfg": cfg}, desc="TSGSU sensitivity (step size)",
+                    progress=progress)
+    out = [None] * len(tasks)
+    for i, r in zip(order, res):
+        out[i] = {**meta[i], **r}
+    cols = ["dataset", "trial", "method", "parameter", "choice", "selected", "lam",
+            "accuracy", "seconds", "status"]
+    df = pd.DataFrame(own + out, columns=cols)
+    return df.sort_values(["dataset", "trial", "parameter", "method", "choice"],
+                          kind="stable").reset_index(drop=True)
 
 
 # --------------------------------------------------------------------------- certification
@@ -1128,7 +1282,8 @@ def _claim_key(claim) -> tuple[str, str, str]:
 def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict, *,
                large: pd.DataFrame | None = None, ablation: pd.DataFrame | None = None,
                memory: pd.DataFrame | None = None, rate: pd.DataFrame | None = None,
-               lemma: pd.DataFrame | None = None) -> pd.DataFrame:
+               lemma: pd.DataFrame | None = None,
+               sensitivity: pd.DataFrame | None = None) -> pd.DataFrame:
     """``comparison.csv``: every Table 4-5 cell (no published number: ``not_published``,
     our mean accuracy next to it, the substitute in the note) and every claim (the paper
     asserts it: ``published`` = 1; ``reproduced`` = 1 when it holds on our results, 0 when
@@ -1145,6 +1300,10 @@ def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict, *,
         :func:`memory_table`, :func:`rate_check`, :func:`lemma1_check`). They add evidence
         (the per-trial and per-repetition versions of the claims); without them the causes
         rest on less evidence, never on other numbers.
+    sensitivity : DataFrame, optional
+        :func:`run_sensitivity` (the step-size sensitivity part): the claims of
+        :data:`STEP_CLAIMS` decided again at each step (evidence only; the tables and the
+        claims keep the protocol's numbers).
 
     Returns
     -------
@@ -1182,7 +1341,7 @@ def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict, *,
     comp = pd.DataFrame(rows, columns=COLUMNS)
     return assign_causes(comp, **causes_evidence(
         cl, cfg, raw=raw, large=large, ablation=ablation, memory=memory, rate=rate,
-        lemma=lemma))
+        lemma=lemma, sensitivity=sensitivity))
 
 
 # --------------------------------------------------------------------------- causes
@@ -1315,12 +1474,56 @@ def _claims_on(raw, large, ablation, memory, rate, cfg, lemma, keep) -> dict:
             for r in c.itertuples()}
 
 
+def _with_accuracies(raw: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``raw`` whose accuracy of each (data set, trial, method) of ``rows`` is
+    ``rows``' accuracy (the corrected runs; the other rows unchanged)."""
+    out = raw.copy()
+    idx = out.reset_index(drop=True).index
+    out.index = idx
+    corr = out["correction"] == "abs" if "correction" in out else pd.Series(True, index=idx)
+    for r in rows.itertuples():
+        hit = ((out["dataset"] == r.dataset) & (out["trial"] == r.trial)
+               & (out["method"] == r.method) & corr)
+        out.loc[hit, "accuracy"] = float(r.accuracy)
+    return out
+
+
+def _step_sensitivity(step, cell, sensitivity, raw, large, ablation, memory, cfg) -> list:
+    """The ``tsgsu_eta0`` / ``cuu_eta0_mult`` rows of :func:`causes_evidence`'s ``sens``:
+    the claims ``step`` on the trials of ``sensitivity``, at the selected steps (``raw``)
+    and with every Table 4 accuracy of the parameter's methods at one step."""
+    sv = sensitivity[sensitivity["dataset"].isin(list(cfg["table4_sets"]))]
+    ts = sorted({int(t) for t in sv["trial"]})
+    if not ts:
+        return []
+    on = (f"first {len(ts)} trials" if ts == list(range(len(ts)))
+          else "trials " + ", ".join(map(str, ts)))
+
+    def keep(s, ts=frozenset(ts)):
+        return s.isin(ts)
+
+    rows = []
+    for parameter, g in sv.groupby("parameter", sort=False):
+        key = STEP_PARAMETERS[str(parameter)][1]
+        v = _claims_on(raw, large, ablation, memory, pd.DataFrame(), cfg, None, keep)
+        rows += [{**cell(c), "value": v[c], "choice": f"{SELECTED_CHOICE} ({on})",
+                  "parameter": str(parameter)} for c in step]
+        for choice, gc in g.groupby("choice", sort=True):
+            v = _claims_on(_with_accuracies(raw, gc), large, ablation, memory,
+                           pd.DataFrame(), cfg, None, keep)
+            rows += [{**cell(c), "value": v[c], "choice": f"{key}={float(choice):g} ({on})",
+                      "parameter": str(parameter)} for c in step]
+    return rows
+
+
 def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = None,
                     large: pd.DataFrame | None = None, ablation: pd.DataFrame | None = None,
                     memory: pd.DataFrame | None = None, rate: pd.DataFrame | None = None,
-                    lemma: pd.DataFrame | None = None) -> dict:
+                    lemma: pd.DataFrame | None = None,
+                    sensitivity: pd.DataFrame | None = None) -> dict:
     """The keyword arguments of :func:`weaklabel.causes.assign_causes` for the comparison
-    of :func:`comparison`, from results the stage already computes (no new run).
+    of :func:`comparison`, from results the stage computes (the main run and its
+    sensitivity part, :func:`run_sensitivity`).
 
     Parameters
     ----------
@@ -1330,6 +1533,9 @@ def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = N
         The protocol (:func:`config`), the profile the results were computed with.
     raw, large, ablation, memory, rate, lemma : DataFrame, optional
         The inputs :func:`claims` was computed from; a missing one gives less evidence.
+    sensitivity : DataFrame, optional
+        :func:`run_sensitivity`: Table 4 accuracies of TSGSU, CUU(2000) and CUU(All) at each
+        step of their grids on the first trials (needs ``raw``).
 
     Returns
     -------
@@ -1347,17 +1553,32 @@ def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = N
     - ``sens``: long form for :func:`weaklabel.causes.protocol_choice`: the verdict of each
       claim of :data:`PER_TRIAL_CLAIMS` on the first ``n`` trials, for ``n`` in
       ``cfg["sensitivity"]["trial_counts"]`` below the number of trials run, and on every
-      trial run (the protocol's own count; parameter ``trials``); and claim 1b's verdict with each
+      trial run (the protocol's own count; parameter ``trials``); claim 1b's verdict with each
       number of random features per iteration of the Lemma 1 check (parameter
-      ``features_per_iteration``).
+      ``features_per_iteration``); and, from ``sensitivity``, the verdict of each claim of
+      :data:`STEP_CLAIMS` on the trials the sensitivity ran, with every Table 4 accuracy of
+      TSGSU (parameter ``tsgsu_eta0``), or of CUU(2000) and CUU(All) (``cuu_eta0_mult``),
+      replaced by its accuracy at one step of the grid (choice ``eta0=<v>`` /
+      ``eta0_mult=<v>``, the same step on every data set; a data set where the step is
+      skipped, ``eta0 * lam >= 1``, keeps its selected step), beside the verdict at the
+      selected steps (choice ``selected by CV``, the protocol's own; ``raw`` as it is).
 
     Notes
     -----
     The per-trial evidence of a claim is used only when :func:`claims` on all the trials of
     ``raw``, ``large`` and ``ablation`` gives the claim's own verdict in ``cl`` (the inputs
-    are those the claim was computed from). The selection (``selection.csv``) keeps only the
-    chosen setting of each (data set, method), not the accuracy at each point of the
-    ``eta0`` / ``lam`` / kernel grids, so those choices give no sensitivity here.
+    are those the claim was computed from). A step that diverged leaves a NaN accuracy in
+    the claim's inputs (that data set's cell not run at that step). The ``lam`` and kernel
+    grids give no sensitivity: the selection (``selection.csv``) keeps only the chosen
+    setting of each (data set, method) and no fit is made at the other ones.
+
+    Raises
+    ------
+    TypeError
+        An input that is not a DataFrame (``sensitivity`` included).
+    ValueError
+        ``cl`` or ``sensitivity`` lacking columns, a ``sensitivity`` parameter not in
+        :data:`STEP_PARAMETERS`, bad ``trial_counts``, an undeclared claim.
     """
     from ..causes import choice_sensitivity, spread_from_runs
     if not isinstance(cl, pd.DataFrame):
@@ -1366,9 +1587,20 @@ def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = N
     if need:
         raise ValueError(f"cl lacks columns {need}; pass the frame claims() returns.")
     for name, df in (("raw", raw), ("large", large), ("ablation", ablation),
-                     ("memory", memory), ("rate", rate), ("lemma", lemma)):
+                     ("memory", memory), ("rate", rate), ("lemma", lemma),
+                     ("sensitivity", sensitivity)):
         if df is not None and not isinstance(df, pd.DataFrame):
             raise TypeError(f"{name} must be a DataFrame or None, got {type(df).__name__}.")
+    if sensitivity is not None:
+        need = [c for c in ("dataset", "trial", "method", "parameter", "choice", "accuracy")
+                if c not in sensitivity.columns]
+        if need:
+            raise ValueError(f"sensitivity lacks columns {need}; pass the frame "
+                             "run_sensitivity() returns.")
+        bad = sorted(set(sensitivity["parameter"].astype(str)) - set(STEP_PARAMETERS))
+        if bad:
+            raise ValueError(f"sensitivity has unknown parameters {bad}; known: "
+                             f"{sorted(STEP_PARAMETERS)}.")
     counts = cfg.get("sensitivity", {}).get("trial_counts", [])
     if any(int(n) != n or int(n) < 1 for n in counts):
         raise ValueError("cfg['sensitivity']['trial_counts'] must hold positive integers, "
@@ -1421,6 +1653,9 @@ def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = N
                            lambda s, n=n: s < n)
             sens += [{**cell(c), "value": v[c], "choice": f"first {n} trials",
                       "parameter": "trials"} for c in per_trial]
+    step = [c for c in STEP_CLAIMS if c in per_trial]
+    if step and sensitivity is not None and len(sensitivity):
+        sens += _step_sensitivity(step, cell, sensitivity, raw, large, ablation, memory, cfg)
     if lemma is not None and len(lemma) and "1b" in keys:
         slopes = lemma1_slopes(lemma)
         if len(slopes) >= 2:

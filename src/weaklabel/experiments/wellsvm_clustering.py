@@ -57,8 +57,16 @@ Ours, where the paper is silent or too costly for two cores:
   :mod:`weaklabel.causes`): the spread over the ``n_runs`` random starts of the selected
   setting (KM, KKM, IterSVR), the data layer's declared substitutes and Table 8's
   (:data:`TABLE8_SUBSTITUTES`), and the documented baseline differences
-  :data:`BASELINE_NOTES`. No repetition-count sensitivity: ``raw.csv`` keeps the mean and
-  std over the starts, not the accuracy of each start.
+  :data:`BASELINE_NOTES`, and the balance sensitivity below. No repetition-count
+  sensitivity: ``raw.csv`` keeps the mean and std over the starts, not the accuracy of each
+  start.
+- **Balance sensitivity** (:func:`run_sensitivity`, ``params.yaml`` ``sensitivity``,
+  declared before the run): which sets count as imbalanced is the paper's open choice
+  (it gives beta = 0.03 N or 0.3 N, not the rule). The methods of ``sensitivity.methods``
+  are fitted again at their oracle-selected setting with every beta fraction of
+  ``sensitivity.beta_fractions`` (the protocol's own is the main run's number, not
+  refitted); for WellSVM also on the Table 8 substitutes. The result explains cells
+  (``protocol_choice``); it never changes a table's number.
 """
 
 from __future__ import annotations
@@ -79,7 +87,7 @@ __all__ = ["BASELINE_NOTES", "CLUSTER_METHODS", "TABLE8_SETS", "TABLE8_SUBSTITUT
            "clustering_crosscheck", "clustering_grid", "clustering_metrics",
            "beta_fraction_of", "best_counts", "clustering_tables", "fig7_long", "fig7_times",
            "load_clustering_set", "plot_fig7", "published_table11", "select_settings",
-           "run_clustering", "run_clustering_task", "speedup_over_gmmc",
+           "run_clustering", "run_clustering_task", "run_sensitivity", "speedup_over_gmmc",
            "wellsvm_clustering_config"]
 
 #: Table 11's columns, in the paper's order
@@ -153,6 +161,9 @@ DEFAULTS = {
     "crosscheck": {"band_n": [12, 14], "tight_n": 12, "gmmc_n": 40, "n_random": 30},
     # declared before the run: an accuracy cell, a Table 8 error (%), a count of data sets
     "tolerances": {"cell": 0.05, "error": 5.0, "count": 2, "speedup": 10.0},
+    # the balance sensitivity (run_sensitivity): beta fractions tried at the selected setting
+    "sensitivity": {"beta_fractions": [0.03, 0.3],
+                    "methods": ["GMMC", "IterSVR", "IterSVR-r", "CPMMC", "WellSVM"]},
 }
 
 
@@ -196,6 +207,21 @@ def wellsvm_clustering_config(params: dict | None = None) -> dict:
     if not 0 < float(cfg["imbalance_threshold"]) <= 0.5:
         raise ValueError("imbalance_threshold must lie in (0, 0.5], got "
                          f"{cfg['imbalance_threshold']!r}.")
+    sens = cfg["sensitivity"]
+    unknown = sorted(set(sens) - {"beta_fractions", "methods"})
+    if unknown:
+        raise ValueError(f"unknown sensitivity parameter(s) {unknown}; known: "
+                         "['beta_fractions', 'methods'].")
+    fr = sens["beta_fractions"]
+    if (not isinstance(fr, (list, tuple))
+            or any(isinstance(b, bool) or not isinstance(b, (int, float)) or not 0 < b <= 1
+                   for b in fr)):
+        raise ValueError("sensitivity.beta_fractions must be a list of fractions in (0, 1], "
+                         f"got {fr!r}.")
+    bad = sorted(set(sens["methods"]) - set(_WITH_C))
+    if bad:
+        raise ValueError(f"sensitivity.methods {bad} have no balance constraint; choose "
+                         f"from {list(_WITH_C)}.")
     return cfg
 
 
@@ -344,14 +370,16 @@ def _fit_once(method: str, setting: dict, X, beta_frac: float, cfg: dict, seed: 
     raise ValueError(f"method must be one of {list(CLUSTER_METHODS)}, got {method!r}.")
 
 
-def run_clustering_task(name: str, method: str, setting: dict, cfg: dict) -> dict:
+def run_clustering_task(name: str, method: str, setting: dict, cfg: dict,
+                        beta_fraction: float | None = None) -> dict:
     """One (data set, method, setting): ``n_runs`` fits for KM / KKM / IterSVR, one fit
     otherwise. Returns one raw row (accuracy mean / std over the runs, the label-free score
-    of the first run, the seconds of the first fit and of all of them)."""
+    of the first run, the seconds of the first fit and of all of them). ``beta_fraction``
+    (the balance sensitivity) replaces the protocol's :func:`beta_fraction_of`."""
     from ..solvers.mmc import clustering_accuracy
 
     X, y = _prepared(name)
-    frac = beta_fraction_of(y, cfg)
+    frac = beta_fraction_of(y, cfg) if beta_fraction is None else float(beta_fraction)
     runs = int(cfg["n_runs"]) if method in _MULTI_RUN else 1
     accs, secs, score, conv, ran, note = [], [], np.nan, True, True, ""
     for r in range(runs):
@@ -407,6 +435,57 @@ def run_clustering(cfg: dict, *, executor=None, progress: bool = True) -> pd.Dat
     return raw.sort_values(["dataset", "method", "kernel", "C"],
                            key=lambda s: s.map(order) if s.name == "method" else s,
                            na_position="first").reset_index(drop=True)
+
+
+def _sensitivity_cells(raw: pd.DataFrame, tabs: dict, cfg: dict) -> list[dict]:
+    """The selected rows the balance sensitivity refits: Table 11's oracle setting of each
+    method of ``sensitivity.methods`` that ran, and WellSVM's on each Table 8 substitute
+    not in Table 11 (one per (data set, method))."""
+    methods = set(cfg["sensitivity"]["methods"])
+    long = tabs["oracle_long"]
+    sel = [r for _, r in long.iterrows() if r["method"] in methods and bool(r["ran"])]
+    if "WellSVM" in methods:
+        sel += [r for _, _, r in _table8_selected(raw, tabs, cfg)
+                if str(r["dataset"]).startswith("T8:") and bool(r["ran"])]
+    return [r.to_dict() for r in sel]
+
+
+def run_sensitivity(cfg: dict, raw: pd.DataFrame, tabs: dict, *, executor=None,
+                    progress: bool = True) -> pd.DataFrame:
+    """The balance sensitivity (module docstring): every selected cell of
+    :func:`_sensitivity_cells` with every beta fraction of ``sensitivity.beta_fractions``.
+
+    The protocol's own fraction (the cell's ``beta_fraction`` in ``raw``) is taken from
+    the main run (``selected`` True); the others are fitted again at the same setting and
+    seeds (:func:`run_clustering_task`). Returns the rows of ``sensitivity.csv``: the
+    columns of ``raw`` plus ``selected``. It explains cells; the tables keep the protocol's
+    numbers.
+    """
+    for name, v in (("raw", raw), ("tabs['oracle_long']", tabs.get("oracle_long")
+                                   if isinstance(tabs, dict) else None)):
+        if not isinstance(v, pd.DataFrame):
+            raise ValueError(f"{name} must be a DataFrame (run_clustering / "
+                             f"clustering_tables), got {type(v).__name__}.")
+    cells = _sensitivity_cells(raw, tabs, cfg)
+    fracs = [float(b) for b in cfg["sensitivity"]["beta_fractions"]]
+    own, tasks = [], []
+    for r in cells:
+        setting = {"kernel": r["kernel"], "C": float(r["C"])}
+        for b in fracs:
+            if np.isclose(b, float(r["beta_fraction"])):
+                own.append({k: r[k] for k in raw.columns if k in r} | {"selected": True})
+            else:
+                tasks.append({"name": r["dataset"], "method": r["method"],
+                              "setting": setting, "beta_fraction": b})
+    rows = run_tasks(run_clustering_task, tasks, executor=executor, kwargs={"cfg": cfg},
+                     desc="wellsvm_clustering: balance sensitivity", progress=progress)
+    out = pd.DataFrame(own + [r | {"selected": False} for r in rows])
+    if out.empty:
+        return pd.DataFrame(columns=list(raw.columns) + ["selected"])
+    order = {m: i for i, m in enumerate(CLUSTER_METHODS)}
+    return out.sort_values(["dataset", "method", "beta_fraction"],
+                           key=lambda s: s.map(order) if s.name == "method" else s
+                           ).reset_index(drop=True)
 
 
 # --------------------------------------------------------------------------- tables
@@ -640,12 +719,14 @@ def _table8_selected(raw: pd.DataFrame, tabs: dict, cfg: dict) -> list[tuple]:
     return out
 
 
-def clustering_comparison(raw: pd.DataFrame, tabs: dict, cfg: dict) -> pd.DataFrame:
+def clustering_comparison(raw: pd.DataFrame, tabs: dict, cfg: dict,
+                          sensitivity: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every published Table 11 cell next to our oracle number (accuracy, 2 decimals,
     tolerance ``tolerances.cell``) and Table 8's WellSVM cells (error in %, 1 decimal,
     tolerance ``tolerances.error``) on the declared substitutes. Table 8's MMC row (Xu et
     al.'s SDP) is not run and not listed. Every ``differs`` row has a cause computed by
-    the rules of :mod:`weaklabel.causes` from :func:`clustering_causes_evidence`."""
+    the rules of :mod:`weaklabel.causes` from :func:`clustering_causes_evidence`
+    (``sensitivity``: :func:`run_sensitivity`'s rows, optional)."""
     from ..causes import assign_causes
     from ..compare import build_comparison
 
@@ -671,12 +752,15 @@ def clustering_comparison(raw: pd.DataFrame, tabs: dict, cfg: dict) -> pd.DataFr
                               "wellsvm", artifacts=["Table 8"], decimals=1)
         out.append(c8[c8.reproduced.notna()])
     comp = pd.concat(out, ignore_index=True)
-    return assign_causes(comp, **clustering_causes_evidence(raw, tabs, cfg))
+    return assign_causes(comp, **clustering_causes_evidence(raw, tabs, cfg,
+                                                            sensitivity=sensitivity))
 
 
-def clustering_causes_evidence(raw: pd.DataFrame, tabs: dict, cfg: dict) -> dict:
+def clustering_causes_evidence(raw: pd.DataFrame, tabs: dict, cfg: dict,
+                               sensitivity: pd.DataFrame | None = None) -> dict:
     """The keyword arguments of :func:`weaklabel.causes.assign_causes` for
-    :func:`clustering_comparison`, from results the stage already has (no new run).
+    :func:`clustering_comparison`, from the stage's results (the main run and, if given,
+    the balance sensitivity).
 
     Parameters
     ----------
@@ -688,6 +772,8 @@ def clustering_causes_evidence(raw: pd.DataFrame, tabs: dict, cfg: dict) -> dict
         :func:`clustering_tables` (its ``oracle_long``: the selected setting per cell).
     cfg : dict
         :func:`wellsvm_clustering_config`.
+    sensitivity : DataFrame, optional
+        :func:`run_sensitivity`'s rows.
 
     Returns
     -------
@@ -700,9 +786,12 @@ def clustering_causes_evidence(raw: pd.DataFrame, tabs: dict, cfg: dict) -> dict
       Table 8 cell with the declared substitutes of the columns run
       (:data:`TABLE8_SUBSTITUTES`; Table 8 has the method in the row and the data set in
       the column, so the reason covers the artifact);
-    - ``documented``: :data:`BASELINE_NOTES`.
+    - ``documented``: :data:`BASELINE_NOTES`;
+    - ``sens`` (with ``sensitivity``): each refitted cell's accuracy (Table 8: error in %)
+      at every beta fraction (``parameter = "beta"``, choices ``"beta=<f> N"``), the
+      protocol's own among them.
     """
-    from ..causes import registry_substitutes
+    from ..causes import choice_sensitivity, registry_substitutes
 
     for name, v in (("raw", raw), ("tabs['oracle_long']", tabs.get("oracle_long")
                                    if isinstance(tabs, dict) else None)):
@@ -732,7 +821,35 @@ def clustering_causes_evidence(raw: pd.DataFrame, tabs: dict, cfg: dict) -> dict
     if t8:
         subs[("Table 8", "*")] = "evaluated on declared substitutes: " + ", ".join(
             f"{c}: {TABLE8_SUBSTITUTES[c]}" for c in t8)
-    return {"spread": spread, "substitutes": subs, "documented": dict(BASELINE_NOTES)}
+    out = {"spread": spread, "substitutes": subs, "documented": dict(BASELINE_NOTES)}
+    if sensitivity is None:
+        return out
+    if not isinstance(sensitivity, pd.DataFrame):
+        raise TypeError("sensitivity must be run_sensitivity's DataFrame or None, got "
+                        f"{type(sensitivity).__name__}.")
+    need = [c for c in ("dataset", "method", "kernel", "C", "beta_fraction", "accuracy", "ran")
+            if c not in sensitivity.columns]
+    if need:
+        raise ValueError(f"sensitivity lacks columns {need}; pass run_sensitivity's frame.")
+    s = sensitivity[sensitivity["ran"].astype(bool)]
+    s = s.assign(choice=[f"beta={b:g} N" for b in s["beta_fraction"]])
+    cells = [("Table 11", r["dataset"], r["method"], r["dataset"], r["method"], r, 1.0)
+             for _, r in tabs["oracle_long"].iterrows()]
+    cells += [("Table 8", "WellSVM", col, r["dataset"], "WellSVM", r, 100.0)
+              for col, _, r in _table8_selected(raw, tabs, cfg)]
+    long = []
+    for art, row, col, d, m, sel, scale in cells:
+        g = s[(s["dataset"] == d) & (s["method"] == m) & (s["kernel"] == str(sel["kernel"]))
+              & np.isclose(s["C"].astype(float), float(sel["C"]) if pd.notna(sel["C"])
+                           else np.nan)]
+        for _, r in g.iterrows():
+            v = float(r["accuracy"])
+            long.append({"artifact": art, "row": row, "column": col, "choice": r["choice"],
+                         "value": v if scale == 1.0 else scale * (1 - v)})
+    if long:
+        out["sens"] = choice_sensitivity(pd.DataFrame(long), "value", choice="choice",
+                                         parameter="beta")
+    return out
 
 
 # --------------------------------------------------------------------------- certification
