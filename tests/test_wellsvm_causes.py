@@ -426,3 +426,40 @@ def test_clustering_run_sensitivity_refits_only_the_other_fraction():
     again = WC.run_clustering_task("House", "CPMMC", {"kernel": "linear", "C": 1.0}, cfg,
                                    beta_fraction=float(own.beta_fraction))
     assert again["accuracy"] == own.accuracy
+
+
+# ---------------------------------------------------------------- SSL: setting sensitivity
+def test_ssl_setting_sensitivity_config_is_checked():
+    with pytest.raises(ValueError, match="setting_reps"):
+        W.config({"sensitivity": {"rep_counts": [5], "setting_reps": -1}})
+    with pytest.raises(ValueError, match="setting_methods"):
+        W.config({"sensitivity": {"rep_counts": [5], "setting_methods": ["KM"]}})
+    with pytest.raises(ValueError, match="unknown sensitivity"):
+        W.config({"sensitivity": {"rep_counts": [5], "reps": 1}})
+
+
+def test_ssl_setting_sensitivity_takes_the_main_fit_and_refits_the_rest():
+    cfg = W.config({"datasets": ["Haberman"], "n_reps": 1, "kernels": [1.0],
+                    "C2": [0.01, 0.1], "label_pcts": [10], "methods": ["SVM", "WellSVM"],
+                    "sensitivity": {"rep_counts": [1], "setting_methods": ["WellSVM"],
+                                    "setting_reps": 1}})
+    one = {"n_jobs": 1}
+    raw, _ = W.run(cfg, executor=one, progress=False)
+    sens = W.run_sensitivity(cfg, raw, executor=one, progress=False)
+    assert len(sens) == 2 and sens.selected.sum() == 1
+    main = raw[raw.method == "WellSVM"].iloc[0]
+    own = sens[sens.selected].iloc[0]
+    assert own.status == "main run" and own.accuracy == main.accuracy
+    assert own.choice == f"1 sqrt(gamma), C2={main.C2:g}"
+    # a refit at the selected setting is the main run's number (same split and seed)
+    again = W.setting_task("Haberman", 0, 10, "WellSVM", (1.0, float(main.C2)), cfg)
+    assert again["accuracy"] == main.accuracy
+    ev = W.causes_evidence(raw, cfg, sensitivity=sens)
+    s = ev["sens"][ev["sens"].parameter == "kernel, C2"]
+    assert set(s.artifact) == {"Table 3"} and set(s.column) == {"WellSVM"}
+    assert sorted(s.choice) == ["1 sqrt(gamma), C2=0.01", "1 sqrt(gamma), C2=0.1"]
+    with pytest.raises(TypeError, match="sensitivity"):
+        W.causes_evidence(raw, cfg, sensitivity="sensitivity.csv")
+    with pytest.raises(ValueError, match="sensitivity lacks"):
+        W.causes_evidence(raw, cfg, sensitivity=sens.drop(columns="choice"))
+    _every_differs_has_a_cause(W.comparison(raw, cfg, sensitivity=sens))

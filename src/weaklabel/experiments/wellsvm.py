@@ -105,8 +105,11 @@ DEFAULTS = {
     # Tables 6-7 (experiments._wellsvm_tables67): splits run per set, {} = its defaults
     "tables67": {},
     # causes of the differing cells: repetition counts whose means are compared (the first
-    # n repetitions of the run; a count above a cell's repetitions is skipped for it)
-    "sensitivity": {"rep_counts": [5, 10, 30]},
+    # n repetitions of the run; a count above a cell's repetitions is skipped for it); the
+    # setting sensitivity (run_sensitivity): the methods of setting_methods fitted at every
+    # (kernel, C2) of the grid on the first setting_reps repetitions (0: not run)
+    "sensitivity": {"rep_counts": [5, 10, 30], "setting_methods": ["WellSVM"],
+                    "setting_reps": 1},
 }
 
 
@@ -122,7 +125,20 @@ def config(params: dict | None = None) -> dict:
     bad = sorted(set(cfg["datasets"]) - {d[0] for d in DATASETS})
     if bad:
         raise ValueError(f"unknown dataset(s) {bad}; known: {[d[0] for d in DATASETS]}.")
-    check_rep_counts(cfg["sensitivity"])
+    sens = cfg["sensitivity"]
+    check_rep_counts(sens)
+    unknown = sorted(set(sens) - {"rep_counts", "setting_methods", "setting_reps"})
+    if unknown:
+        raise ValueError(f"unknown sensitivity parameter(s) {unknown}; known: "
+                         "['rep_counts', 'setting_methods', 'setting_reps'].")
+    n = sens.get("setting_reps", 0)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError("sensitivity.setting_reps must be a non-negative integer, got "
+                         f"{n!r}.")
+    bad = sorted(set(sens.get("setting_methods", [])) - set(METHODS + EXTRA))
+    if bad:
+        raise ValueError(f"sensitivity.setting_methods {bad} unknown; known: "
+                         f"{list(METHODS + EXTRA)}.")
     return cfg
 
 
@@ -335,6 +351,82 @@ def run(cfg: dict, *, executor=None, progress: bool = True):
             .reset_index(drop=True)), _selection_frame(sel, cfg)
 
 
+def _setting_label(kernel, C2: float) -> str:
+    k = "linear" if kernel == "linear" else f"{float(kernel):g} sqrt(gamma)"
+    return f"{k}, C2={float(C2):g}"
+
+
+def setting_task(name: str, rep: int, pct: int, method: str, setting: tuple,
+                 cfg: dict) -> dict:
+    """One fit of the setting sensitivity: ``method`` at ``setting = (kernel, C2)`` on
+    repetition ``rep`` of ``name`` with ``pct`` % labels, fitted and scored exactly as
+    :func:`run_repetition` does (same split, preprocessing and seed)."""
+    Xtr, ytr, Xte, yte, gamma, labs = _prepared(name, rep, cfg)
+    lab = labs[pct]
+    ys = np.full(len(ytr), -1)
+    ys[lab] = ytr[lab]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est, pred, sec = _fit_predict(method, setting, Xtr, ys, Xte, gamma, cfg,
+                                      int(cfg["seed"]) + rep)
+    return {"accuracy": float(np.mean(pred == yte)), "seconds": sec,
+            "converged": bool(getattr(est, "converged_", True))}
+
+
+def run_sensitivity(cfg: dict, raw: pd.DataFrame, *, executor=None,
+                    progress: bool = True) -> pd.DataFrame:
+    """The setting sensitivity (issue #16; declared in ``params.yaml``,
+    ``wellsvm.sensitivity``): the paper selects ``(kernel, C2)`` by 5-fold CV in every
+    repetition over a finer grid; we select once, on a coarse grid, by 3-fold CV. Each
+    method of ``setting_methods`` is fitted at every setting of its grid (:func:`_grid`) on
+    the first ``setting_reps`` repetitions of every data set whose setting was selected
+    (the sets above ``select_max_train`` use the declared default and are left out), every
+    label percentage. The selected setting's row is the main run's fit in ``raw`` (status
+    ``"main run"``, not refitted). Returns the rows of ``sensitivity.csv``; they explain
+    cells and never change a table's number."""
+    if not isinstance(raw, pd.DataFrame):
+        raise ValueError(f"raw must be the DataFrame of run(), got {type(raw).__name__}.")
+    scfg = cfg["sensitivity"]
+    n = int(scfg.get("setting_reps", 0))
+    methods = [m for m in scfg.get("setting_methods", []) if m in cfg["methods"]]
+    cols = ["dataset", "rep", "label_pct", "method", "choice", "selected", "accuracy",
+            "seconds", "converged", "status"]
+    own, tasks, meta = [], [], []
+    for d in cfg["datasets"]:
+        for rep in range(min(n, n_reps_of(d, cfg))):
+            for pct in cfg["label_pcts"]:
+                for m in methods:
+                    main = raw[(raw.dataset == d) & (raw.rep == rep) & (raw.label_pct == pct)
+                               & (raw.method == m)]
+                    if main.empty or not bool(main.selected.iloc[0]):
+                        continue
+                    r = main.iloc[0]
+                    chosen = _setting_label("linear" if r.kernel == "linear"
+                                            else float(str(r.kernel).split()[0]), r.C2)
+                    for setting in _grid(m, cfg):
+                        label = _setting_label(*setting)
+                        row = {"dataset": d, "rep": rep, "label_pct": pct, "method": m,
+                               "choice": label, "selected": label == chosen}
+                        if row["selected"]:
+                            own.append({**row, "accuracy": float(r.accuracy),
+                                        "seconds": float(r.seconds),
+                                        "converged": bool(r.converged), "status": "main run"})
+                            continue
+                        tasks.append((d, rep, pct, m, setting))
+                        meta.append(row)
+    sizes = {d: load_dataset(d)[0].shape[0] for d in {t[0] for t in tasks}}
+    order = sorted(range(len(tasks)), key=lambda i: -sizes[tasks[i][0]])
+    res = run_tasks(setting_task, [tasks[i] for i in order], executor=executor,
+                    kwargs={"cfg": cfg}, desc="WellSVM SSL setting sensitivity",
+                    progress=progress)
+    fitted = [None] * len(tasks)
+    for i, r in zip(order, res):
+        fitted[i] = {**meta[i], **r, "status": "ok"}
+    out = pd.DataFrame(own + fitted, columns=cols)
+    return out.sort_values(["dataset", "rep", "label_pct", "method", "choice"],
+                           kind="stable").reset_index(drop=True)
+
+
 def n_reps_of(name: str, cfg: dict) -> int:
     """Repetitions of one data set: ``n_reps``, or ``large_set_reps`` for the sets whose
     training part exceeds ``select_max_train`` (Krvskp, Sick; declared for cost)."""
@@ -464,14 +556,15 @@ def reproduced_cells(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["artifact", "row", "column", "reproduced", "tolerance"])
 
 
-def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
-               ) -> pd.DataFrame:
+def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
+               sensitivity: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every published cell of Tables 2-4 next to ours, with a verdict (accuracies at 2
     decimals as printed, ranks and counts as numbers), and the cells of Tables 6-7 that we
     reproduce (``rows67`` from :func:`tables67`; test errors in %, 1 decimal; the cells we
     cannot reproduce are listed by :func:`missing67`, not here). Every ``differs`` row has
     a cause computed by the rules of :mod:`weaklabel.causes` from :func:`causes_evidence`
-    (columns :data:`weaklabel.causes.CAUSE_COLUMNS`)."""
+    (columns :data:`weaklabel.causes.CAUSE_COLUMNS`; ``sensitivity``: the rows of
+    :func:`run_sensitivity`, optional)."""
     from ..causes import assign_causes
     from ..compare import build_comparison
 
@@ -485,7 +578,7 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
         c67 = build_comparison(c, "wellsvm", artifacts=sorted(set(c.artifact)), decimals=1)
         out.append(c67[c67.reproduced.notna()])
     comp = pd.concat(out, ignore_index=True)
-    return assign_causes(comp, **causes_evidence(raw, cfg, rows67))
+    return assign_causes(comp, **causes_evidence(raw, cfg, rows67, sensitivity))
 
 
 # --------------------------------------------------------------------------- causes
@@ -572,10 +665,11 @@ def _variant_swapped(frame: pd.DataFrame) -> pd.DataFrame | None:
     return f.assign(method=f.method.replace({"WellSVM (code)": "WellSVM"}))
 
 
-def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
-                    ) -> dict:
+def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
+                    sensitivity: pd.DataFrame | None = None) -> dict:
     """The keyword arguments of :func:`weaklabel.causes.assign_causes` for
-    :func:`comparison`, from results the stage already has (no new run).
+    :func:`comparison`, from the stage's results (the main run and, if given, the setting
+    sensitivity of :func:`run_sensitivity`).
 
     Parameters
     ----------
@@ -585,6 +679,8 @@ def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = 
         :func:`config`; ``sensitivity.rep_counts`` gives the repetition counts.
     rows67 : DataFrame, optional
         The rows of :func:`tables67` (``table, dataset, method, split, error_pct``).
+    sensitivity : DataFrame, optional
+        The rows of :func:`run_sensitivity`.
 
     Returns
     -------
@@ -598,7 +694,10 @@ def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = 
       data set; a count above a data set's repetitions is skipped for its cells, and above
       the run's largest for the summary cells) and the WellSVM variant (``parameter =
       "WellSVM variant"``: every cell with the paper's variant and with the authors' code
-      variant, both run as the columns ``WellSVM`` and ``WellSVM (code)``);
+      variant, both run as the columns ``WellSVM`` and ``WellSVM (code)``) and, with
+      ``sensitivity``, the setting (``parameter = "kernel, C2"``: each data-set cell's mean
+      test accuracy over the sensitivity's repetitions at every grid setting, the selected
+      one among them);
     - ``substitutes``: the registry's MISMATCH notes for :data:`DATASETS` and the declared
       substitutes of Table 7 (:data:`weaklabel.experiments._wellsvm_tables67.MISSING_DATA`);
     - ``documented``: :data:`BASELINE_NOTES`.
@@ -654,6 +753,25 @@ def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = 
         v = pd.concat(variant, ignore_index=True).dropna(subset=["reproduced"])
         sens.append(choice_sensitivity(v, "reproduced", choice="variant",
                                        parameter="WellSVM variant"))
+    if sensitivity is not None:
+        if not isinstance(sensitivity, pd.DataFrame):
+            raise TypeError("sensitivity must be run_sensitivity's DataFrame or None, got "
+                            f"{type(sensitivity).__name__}.")
+        need = [c for c in ("dataset", "label_pct", "method", "choice", "accuracy")
+                if c not in sensitivity.columns]
+        if need:
+            raise ValueError(f"sensitivity lacks columns {need}; pass run_sensitivity's "
+                             "frame.")
+        s = sensitivity[sensitivity.label_pct.isin(list(TABLES))
+                        & sensitivity.accuracy.notna()]
+        if len(s):
+            art = s.label_pct.map(TABLES)
+            rows = [_pub_row_name(pubr, a, d) for a, d in zip(art, s.dataset)]
+            long = pd.DataFrame({"artifact": art.values, "row": rows,
+                                 "column": s.method.values, "choice": s.choice.values,
+                                 "value": s.accuracy.astype(float).values})
+            sens.append(choice_sensitivity(long, "value", choice="choice",
+                                           parameter="kernel, C2"))
     sens = pd.concat([s for s in sens if len(s)], ignore_index=True) if any(
         len(s) for s in sens) else None
 
