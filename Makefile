@@ -23,7 +23,7 @@ ifneq ($(wildcard ../shared/datasets/manifest.json),)
 export WEAKLABEL_DATA_MIRROR ?= $(abspath ../shared/datasets)
 endif
 
-.PHONY: reproduce test lint install lock verify-repro clean-venv
+.PHONY: reproduce test test-all lint install lock verify-repro clean-venv
 
 install: $(STAMP)
 
@@ -49,8 +49,12 @@ lock:
 reproduce: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro $(REPRO_FLAGS)
 
+# At most 5 minutes on a 2-core machine (pytest's count); `make test-all` adds the `slow` tests.
 test: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" -q
+
+test-all: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -q
 
 # Run the whole pipeline twice (`dvc repro -f`, two temporary copies of the working tree)
 # and compare results/ cell by cell, timing and memory columns masked. PROFILE=smoke for a

@@ -106,3 +106,52 @@ def test_thread_env_is_set_only_where_unset():
     assert all(env[k] == v for k, v in THREAD_ENV.items() if k != "OMP_NUM_THREADS")
     assert set(THREAD_ENV) == {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                                "NUMBA_NUM_THREADS"}
+
+
+def test_a_comparison_that_compares_nothing_fails(tmp_path, capsys):
+    """A missing tree, a tree without results/ and two empty results/ are errors (exit 2),
+    never IDENTICAL: a check that compared zero files must not pass."""
+    import pytest
+
+    from weaklabel.reproducibility import NothingCompared
+
+    a = _tree(tmp_path / "a")
+    assert main(["compare", str(tmp_path / "nonexistent1"), str(tmp_path / "nonexistent2")]) == 2
+    assert "nonexistent1" in capsys.readouterr().err
+    assert main(["compare", str(a), str(tmp_path / "nonexistent")]) == 2
+    (tmp_path / "e1" / "results").mkdir(parents=True)
+    (tmp_path / "e2" / "results").mkdir(parents=True)
+    with pytest.raises(NothingCompared, match="nothing was compared"):
+        compare_trees(tmp_path / "e1", tmp_path / "e2")
+    assert main(["compare", str(tmp_path / "e1"), str(tmp_path / "e2")]) == 2
+    out = capsys.readouterr()
+    assert "IDENTICAL" not in out.out and "nothing was compared" in out.err
+    # one empty side against a full one is a difference, not an error
+    assert main(["compare", str(a), str(tmp_path / "e1")]) == 1
+
+
+def test_the_run_block_is_volatile(tmp_path):
+    a = _tree(tmp_path / "a")
+    b = _tree(tmp_path / "b")
+    for root, wall in ((a, 3.0), (b, 9.0)):
+        p = root / "results" / "p" / "metrics.json"
+        m = json.loads(p.read_text())
+        m["run"] = {"wall_seconds": wall, "finished": f"2026-01-0{int(wall)}T00:00:00Z"}
+        p.write_text(json.dumps(m))
+    assert compare_trees(a, b) == []
+
+
+def test_check_complete_run_names_a_missing_output(tmp_path, monkeypatch):
+    from weaklabel import reproducibility as R
+
+    (tmp_path / "dvc.yaml").write_text(
+        "stages:\n  s:\n    cmd: x\n    outs:\n      - results/p/t.csv:\n          cache: false\n"
+        "    metrics:\n      - results/p/metrics.json\n")
+    (tmp_path / "results" / "p").mkdir(parents=True)
+    (tmp_path / "results" / "p" / "t.csv").write_text("a\n1\n")
+    monkeypatch.setattr(R, "_run", lambda cmd, cwd, env: "Data and pipelines are up to date.")
+    problems = R.check_complete_run(tmp_path, env={})
+    assert any("results/p/metrics.json was not produced" in p for p in problems)
+    assert any("summary" in p for p in problems)
+    monkeypatch.setattr(R, "_run", lambda cmd, cwd, env: "s:\n  changed outs")
+    assert any("dvc status" in p for p in R.check_complete_run(tmp_path, env={}))

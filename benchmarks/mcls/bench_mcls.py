@@ -52,7 +52,10 @@ class DenseEveryIteration:
         return self.K @ a
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__).parse_args(argv)  # no options; --help
     X, y, _ = load_dataset("banana")
     rng = np.random.default_rng(0)
     r = float(np.mean(y > 0))

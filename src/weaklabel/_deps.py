@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import os
 import re
@@ -125,10 +126,10 @@ class ImportGraph:
     def imports_of_source(self, source: str, module: str | None = None,
                           is_pkg: bool = False, filename: str = "<source>") -> set[str]:
         """``weaklabel`` modules imported anywhere in ``source`` (functions included)."""
-        tree = ast.parse(source, filename=filename)
+        tree, nodes = _parsed(source, filename)
         out: set[str] = set()
         lazy_names: dict[str, str] = {}  # local name -> lazy package bound to it
-        for node in ast.walk(tree):
+        for node in nodes:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.name == PACKAGE or a.name.startswith(PACKAGE + "."):
@@ -149,16 +150,16 @@ class ImportGraph:
                     if sub in mods and self.is_package(sub):
                         lazy_names[a.asname or a.name] = sub
         if lazy_names:
-            out |= self._attribute_imports(tree, lazy_names)
+            out |= self._attribute_imports(nodes, lazy_names)
         return out
 
-    def _attribute_imports(self, tree: ast.AST, names: dict[str, str]) -> set[str]:
+    def _attribute_imports(self, nodes, names: dict[str, str]) -> set[str]:
         """Attribute access on a bound package (``models.DoubleHingePU``,
         ``weaklabel.models.MCLS``) imports the exporting submodule of a lazy package; any other
         use of a bound lazy package (passed on, ``getattr``) may import all its submodules."""
         out: set[str] = set()
         inside: set[int] = set()
-        for node in ast.walk(tree):
+        for node in nodes:
             if not isinstance(node, ast.Attribute):
                 continue
             chain, v = [node.attr], node.value
@@ -177,7 +178,7 @@ class ImportGraph:
                 if not mods:
                     break
                 pkg = next(iter(mods))
-        for node in ast.walk(tree):
+        for node in nodes:
             if (isinstance(node, ast.Name) and node.id in names and id(node) not in inside
                     and isinstance(node.ctx, ast.Load) and self.is_lazy(names[node.id])):
                 d = self.file_of(names[node.id]).parent
@@ -235,17 +236,29 @@ def import_statements(source: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _parsed(source: str, filename: str) -> tuple[ast.AST, tuple[ast.AST, ...]]:
+    """The syntax tree of ``source`` and every node of it (parsed once per text)."""
+    tree = ast.parse(source, filename=filename)
+    return tree, tuple(ast.walk(tree))
+
+
 def load_params_sections(source: str) -> set[str]:
     """The literal first arguments of ``load_params(...)`` calls in ``source``."""
+    return set(_load_params_sections(source))
+
+
+@functools.lru_cache(maxsize=512)
+def _load_params_sections(source: str) -> frozenset[str]:
     out = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in _parsed(source, "<source>")[1]:
         if isinstance(node, ast.Call):
             f = node.func
             name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
             if name == "load_params" and node.args and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[0].value, str):
                 out.add(node.args[0].value)
-    return out
+    return frozenset(out)
 
 
 # --------------------------------------------------------------------------- stages

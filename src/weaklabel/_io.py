@@ -8,14 +8,20 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+#: part of every temporary name of :func:`atomic_path`
+TEMP_MARK = ".partial"
+
 
 @contextmanager
 def atomic_path(path, suffix: str | None = None):
     """Yield a temporary path beside ``path``; rename it onto ``path`` on success."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # ".<name>.<random>.partial<suffix>": hidden, git-ignored (".*.partial*"), and removed by
+    # weaklabel.stagerun when a stage is killed mid-write; the suffix keeps the format that
+    # writers infer from the name
     fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=suffix or path.suffix or ".tmp", dir=path.parent
+        prefix=f".{path.name}.", suffix=TEMP_MARK + (suffix or path.suffix), dir=path.parent
     )
     os.close(fd)
     try:

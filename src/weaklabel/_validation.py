@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 from sklearn.exceptions import (
@@ -194,6 +195,35 @@ def check_choice(value, name: str, choices):
     if value not in choices:
         raise ValueError(f"{name} must be one of {sorted(choices)!r}, got {value!r}.")
     return value
+
+
+def check_names(values, known, name: str, *, allow_none: bool = False, what: str = "dataset"):
+    """``values`` (a list of names, or a mapping keyed by names) must name only entries of
+    ``known``, the protocol's own names (e.g. the keys its loader looks up); ``None`` passes
+    when ``allow_none``. Returns the names, or ``None``.
+
+    Cheap: nothing is loaded. The error names the ``params.yaml`` key ``name``, the unknown
+    name(s) and every known one.
+    """
+    known = tuple(known)
+    listed = ", ".join(sorted(map(str, known)))
+    if values is None:
+        if allow_none:
+            return None
+        raise ValueError(f"{name} is None; list the {what}s by name (known: {listed}).")
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a list of {what} names, got {type(values).__name__} "
+                        f"{values!r}; known: {listed}.")
+    names = list(values)  # a mapping: its keys
+    bad = [v for v in names if v not in known]
+    if bad:
+        shown = ", ".join(repr(v) for v in bad)
+        if len(bad) == 1:
+            head = f"unknown {what} {shown}, not a {what}"
+        else:
+            head = f"unknown {what}s {shown}, not {what}s"
+        raise ValueError(f"{name}: {head} of this protocol; known: {listed}.")
+    return names
 
 
 def warn_not_converged(solver: str, max_iter: int, violation: float, *,

@@ -12,6 +12,8 @@
   executed notebook and each paper's comparison and crosscheck, and a thumbnail of every
   figure.
 - ``params``: :func:`load_params` reads one paper's section for the active profile.
+- ``restore STAGE``: put back the outputs that a killed stage kept aside
+  (:mod:`weaklabel.stagerun`; every stage runs as a transaction that measures itself).
 - ``deps [--check | --write]``: each stage's ``weaklabel`` modules and ``params.yaml`` keys,
   computed from its imports, checked against or written into ``dvc.yaml``
   (:mod:`weaklabel._deps`).
@@ -48,6 +50,12 @@ def repo_root(start: str | Path | None = None) -> Path:
     raise FileNotFoundError(f"no params.yaml found above {p}; run from the repository.")
 
 
+def read_yaml(path: str | Path):
+    """A YAML file read with the safe loader (libyaml's C version when it is installed:
+    the same documents, parsed several times faster)."""
+    return yaml.load(Path(path).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def load_params(section: str, profile: str | None = None, root: str | Path | None = None):
     """Parameters of ``section`` for ``profile``.
 
@@ -56,7 +64,7 @@ def load_params(section: str, profile: str | None = None, root: str | Path | Non
     ``profile`` key.
     """
     root = repo_root(root)
-    params = yaml.safe_load((root / "params.yaml").read_text())
+    params = read_yaml(root / "params.yaml")
     profile = profile or params.get("profile", "default")
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}.")
@@ -546,6 +554,66 @@ def write_index(root: str | Path | None = None, rows: list[dict] | None = None,
     return write_text(index_html(root, rows, env), root / INDEX)
 
 
+def check_profile(profile: str | None, root: str | Path | None = None) -> str:
+    """The profile to run: ``profile`` or ``params.yaml``'s ``profile`` key, checked against
+    :data:`PROFILES` before a stage touches anything (the error names the key)."""
+    root = repo_root(root)
+    where = "--profile (under dvc repro: the params.yaml key `profile`)"
+    if profile is None:
+        profile = yaml.safe_load((root / "params.yaml").read_text()).get("profile", "default")
+        where = "params.yaml key `profile`"
+    if profile not in PROFILES:
+        raise ValueError(f"{where}: {profile!r} is not a profile; use one of "
+                         f"{', '.join(PROFILES)}.")
+    return profile
+
+
+def _section_of(name: str) -> str:
+    """``params.yaml`` section of a notebook (``00_solvers`` -> ``solvers``)."""
+    return name.split("_", 1)[1] if name[:2].isdigit() and "_" in name else name
+
+
+def check_stage_params(stage: str, profile: str, root: str | Path | None = None) -> None:
+    """Reject a stage's invalid parameters before it runs, naming the ``params.yaml`` key:
+    every key the stage declares in ``dvc.yaml`` must exist, and the section must pass its
+    experiments module's ``config`` (unknown keys) and ``check_params`` (e.g. data-set
+    names), where the module defines them."""
+    import importlib
+    import importlib.util
+
+    root = repo_root(root)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    spec = yaml.safe_load((root / "dvc.yaml").read_text())["stages"][stage]
+    for key in spec.get("params", []):
+        key = key if isinstance(key, str) else next(iter(key))
+        key = key.replace("${profile}", profile)
+        node = params
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise ValueError(f"params.yaml: key {key!r} (declared by stage {stage!r} in "
+                                 f"dvc.yaml for profile {profile!r}) is missing.")
+            node = node[part]
+    section = _section_of(stage)
+    mod_name = f"weaklabel.experiments.{section}"
+    if section not in params or importlib.util.find_spec(mod_name) is None:
+        return
+    mod = importlib.import_module(mod_name)
+    cfg = load_params(section, profile, root)
+    try:
+        if hasattr(mod, "config"):
+            cfg = mod.config(cfg)
+        if hasattr(mod, "check_params"):
+            mod.check_params(cfg)
+    except (ValueError, TypeError, KeyError) as e:
+        raise ValueError(f"params.yaml section {section!r} (profile {profile!r}): {e}") from e
+
+
+def _stage_name(words: list[str], root: Path) -> str:
+    from .stagerun import stage_of_command
+
+    return stage_of_command(words, root)
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in TOOLS:
@@ -557,19 +625,39 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="execute notebooks/NAME.ipynb into reports/")
     r.add_argument("name")
-    r.add_argument("--profile", choices=PROFILES)
+    r.add_argument("--profile", help=f"one of {', '.join(PROFILES)} (default: params.yaml)")
     sub.add_parser("summary", help="write results/summary.md, the README block and "
                    "reports/index.html")
     sub.add_parser("data", help="verify and load every dataset; write results/data/datasets.csv")
     sub.add_parser("deps", help="each stage's modules and params from its imports: "
                    "--check, --write (python -m weaklabel.pipeline deps --help)")
+    rs = sub.add_parser("restore", help="put back the outputs a killed stage kept in "
+                        ".weaklabel_cache/stages/STAGE")
+    rs.add_argument("stage")
     args = ap.parse_args(argv)
-    if args.cmd == "run":
-        print(run_notebook(args.name, args.profile))
-    elif args.cmd == "data":
-        print(datasets_report())
-    else:
-        sys.stdout.write(summary())
+    from .stagerun import StageRun, restore_outputs
+
+    root = repo_root()
+    try:
+        if args.cmd == "restore":
+            restored = restore_outputs(args.stage, root)
+            print(f"stage {args.stage}: {len(restored)} output path(s) restored.")
+            return 0
+        if args.cmd == "run":
+            profile = check_profile(args.profile, root)
+            stage = _stage_name(["python", "-m", "weaklabel.pipeline", "run", args.name], root)
+            check_stage_params(stage, profile, root)
+            with StageRun(stage, root, profile):
+                print(run_notebook(args.name, profile))
+        elif args.cmd == "data":
+            stage = _stage_name(["python", "-m", "weaklabel.pipeline", "data"], root)
+            with StageRun(stage, root):
+                print(datasets_report())
+        else:
+            sys.stdout.write(summary())
+    except (ValueError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -5,7 +5,8 @@
 ``reports/index.html``) and then rewrites every README block between
 ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` for which :data:`BLOCKS` has a writer:
 ``usmo-brief``, ``mcls-brief``, ``wellsvm-brief`` and ``tsgsu-brief``. A block whose
-results are missing is left as it is.
+results are missing is left as it is. It also writes ``docs/costs.md`` and the README's
+``costs`` block from the stages' ``run`` blocks (:mod:`weaklabel.costs`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from ._io import write_text
+from .costs import readme_lines, stage_runs, write_costs
 from .pipeline import repo_root, summary
 
 __all__ = ["usmo_brief", "mcls_brief", "wellsvm_brief", "tsgsu_brief", "BLOCKS", "render",
@@ -179,15 +181,36 @@ def render(text: str, root: Path) -> str:
     return text
 
 
+def render_costs(text: str, root: Path) -> str:
+    """``text`` with the ``costs`` block (one line per profile, :mod:`weaklabel.costs`)
+    rewritten from the stages' ``run`` blocks."""
+    begin, end = "<!-- costs:begin -->", "<!-- costs:end -->"
+    if begin not in text or end not in text:
+        return text
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{readme_lines(stage_runs(root))}{end}{tail}"
+
+
 def main(argv=None) -> int:
+    import argparse
+
+    from .stagerun import StageRun, stage_of_command
+
+    argparse.ArgumentParser(prog="python -m weaklabel.readme", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter
+                            ).parse_args(argv)
     root = repo_root()
-    sys.stdout.write(summary(root))
-    readme = root / "README.md"
-    if readme.is_file():
-        old = readme.read_text()
-        new = render(old, root)
-        if new != old:
-            write_text(new, readme)
+    stage = stage_of_command(["python", "-m", "weaklabel.readme"], root)
+    with StageRun(stage, root):
+        sys.stdout.write(summary(root))
+        write_costs(root)
+        readme = root / "README.md"
+        if readme.is_file():
+            old = readme.read_text()
+            new = render_costs(render(old, root), root)
+            if new != old:
+                write_text(new, readme)
     return 0
 
 

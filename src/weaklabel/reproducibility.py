@@ -57,6 +57,7 @@ VOLATILE = frozenset({
     "init_seconds",       # USMO result: initialisation time (pass-trace summaries)
     "solve_seconds",      # USMO result: solve time (pass-trace summaries)
     "golden_seconds_mean",  # wellsvm: metrics.json (mean fit time of the golden check)
+    "run",                # every metrics.json: the stage's own cost (weaklabel.stagerun)
 })
 
 #: thread counts that make BLAS, OpenMP and numba results independent of the machine
@@ -162,11 +163,25 @@ def compare_text(a: Path, b: Path, rel: str):
     return out
 
 
+class NothingCompared(ValueError):
+    """A comparison that could not compare anything (a missing or empty tree)."""
+
+
 def compare_trees(a: str | Path, b: str | Path,
                   volatile: Iterable[str] = VOLATILE) -> list[Difference]:
-    """Every difference between ``a/results`` and ``b/results`` (see module docstring)."""
+    """Every difference between ``a/results`` and ``b/results`` (see module docstring).
+
+    Raises :class:`NothingCompared` when either tree has no ``results/`` directory or when
+    the two hold no compared file at all: a check that compared nothing must not pass."""
     a, b = Path(a), Path(b)
+    for root in (a, b):
+        if not (root / RESULTS_DIR).is_dir():
+            raise NothingCompared(f"{root / RESULTS_DIR} is not a directory: nothing to "
+                                  "compare (give two trees that hold a results/ folder).")
     fa, fb = _files(a), _files(b)
+    if not fa and not fb:
+        raise NothingCompared(f"neither {a / RESULTS_DIR} nor {b / RESULTS_DIR} holds a "
+                              f"{'/'.join(COMPARED_SUFFIXES)} file: nothing was compared.")
     out = [Difference(rel, f"only in {a if rel in fa else b}") for rel in sorted(fa ^ fb)]
     for rel in sorted(fa & fb):
         pa, pb = a / rel, b / rel
@@ -259,9 +274,49 @@ def run_pipeline(work: str | Path, force: bool = True, env: dict | None = None) 
     return time.perf_counter() - t0
 
 
+def check_complete_run(work: str | Path, env: dict | None = None) -> list[str]:
+    """What is wrong with a finished ``dvc repro`` in ``work``: a stage ``dvc status`` does not
+    call up to date, a declared output (``outs`` / ``metrics``) that was not produced, a
+    summary without a table. Empty when the run is complete."""
+    import yaml
+
+    work = Path(work)
+    env = pipeline_env(work) if env is None else env
+    problems = []
+    status = _run([sys.executable, "-m", "dvc", "status"], work, env)
+    if "up to date" not in status.lower():
+        problems.append(f"dvc status after the run:\n{status}")
+    stages = yaml.safe_load((work / "dvc.yaml").read_text())["stages"]
+    for name, stage in stages.items():
+        for out in stage.get("outs", []) + stage.get("metrics", []):
+            out = out if isinstance(out, str) else next(iter(out))
+            if not (work / out).exists():
+                problems.append(f"stage {name}: {out} was not produced")
+    summary = work / RESULTS_DIR / "summary.md"
+    if not summary.is_file() or summary.read_text().count("|") <= 10:
+        problems.append(f"{summary} holds no summary table")
+    return problems
+
+
+def stage_costs_line(work: str | Path) -> str:
+    """``stage wall/CPU`` of every stage that wrote a ``run`` block, and the total."""
+    from .costs import stage_runs
+
+    rows = [r for r in stage_runs(Path(work)) if r.get("wall_seconds") is not None]
+    parts = [f"{r['stage']} {r['wall_seconds']:.0f} s" for r in rows]
+    total = sum(r["wall_seconds"] for r in rows)
+    return f"{', '.join(parts)}; total {total:.0f} s wall"
+
+
 def verify(profile: str | None = None, root: str | Path | None = None, keep: bool = False,
            workdir: str | Path | None = None) -> list[Difference]:
-    """Run the pipeline twice in fresh copies of ``root`` and compare their results."""
+    """Run the pipeline twice in fresh copies of ``root`` and compare their results.
+
+    The copies live at one path, one after the other (the first is moved aside once it has
+    run), so the second run finds the numba cache the first one compiled into
+    ``NUMBA_CACHE_DIR``: the comparison also shows that cached and freshly compiled code
+    give the same numbers. After the first run, :func:`check_complete_run` must find nothing
+    wrong (RuntimeError otherwise)."""
     from .pipeline import repo_root
 
     root = repo_root(root)
@@ -269,11 +324,18 @@ def verify(profile: str | None = None, root: str | Path | None = None, keep: boo
     try:
         runs = []
         for name in ("first", "second"):
-            work = copy_worktree(root, base / name, profile)
+            work = copy_worktree(root, base / "work", profile)
             print(f"[verify-repro] {name} run: dvc repro -f in {work}", flush=True)
             secs = run_pipeline(work)
-            print(f"[verify-repro] {name} run took {secs:.0f} s", flush=True)
-            runs.append(work)
+            print(f"[verify-repro] {name} run took {secs:.0f} s ({stage_costs_line(work)})",
+                  flush=True)
+            if name == "first":
+                problems = check_complete_run(work)
+                if problems:
+                    raise RuntimeError("the first run is incomplete:\n" + "\n".join(problems))
+            done = base / name
+            work.rename(done)
+            runs.append(done)
         return compare_trees(*runs)
     finally:
         if keep:
@@ -296,10 +358,14 @@ def main(argv=None) -> int:
     c.add_argument("a")
     c.add_argument("b")
     args = ap.parse_args(argv)
-    if args.cmd == "verify":
-        diffs = verify(args.profile, keep=args.keep)
-    else:
-        diffs = compare_trees(args.a, args.b)
+    try:
+        if args.cmd == "verify":
+            diffs = verify(args.profile, keep=args.keep)
+        else:
+            diffs = compare_trees(args.a, args.b)
+    except (NothingCompared, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(format_differences(diffs))
     masked = ", ".join(sorted(VOLATILE))
     print(f"{'DIFFERENT' if diffs else 'IDENTICAL'} (masked columns/keys: {masked})")

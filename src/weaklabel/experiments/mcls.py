@@ -44,7 +44,7 @@ from contextlib import contextmanager
 import numpy as np
 import pandas as pd
 
-from .._validation import ConvergenceWarning
+from .._validation import ConvergenceWarning, check_names
 from ..causes import (
     assign_causes,
     choice_sensitivity,
@@ -110,6 +110,16 @@ def config(params: dict | None = None) -> dict:
     cfg = dict(DEFAULTS)
     cfg.update(params)
     return cfg
+
+
+def check_params(cfg: dict) -> None:
+    """Reject a data-set name :func:`load_dataset` cannot load, before anything runs
+    (cheap: nothing is loaded): ``datasets`` and ``t4_sets`` name sets of
+    :data:`DATASETS`. ``cfg``: :func:`config`'s output (or its input)."""
+    known = [d[0] for d in DATASETS]
+    for key in ("datasets", "t4_sets"):
+        if key in cfg:
+            check_names(cfg[key], known, key)
 
 
 # --------------------------------------------------------------------------- data

@@ -60,6 +60,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._validation import check_names
 from ..executor import run_tasks
 
 #: Table 4 rows (Gaussian kernel) and Table 5 rows (dot-product kernel), as in the paper
@@ -145,6 +146,20 @@ def config(params: dict | None = None) -> dict:
     if bad:
         raise ValueError(f"unknown method(s) {bad}; known: {list(METHODS)}.")
     return cfg
+
+
+def check_params(cfg: dict) -> None:
+    """Reject a data-set name outside the protocol before anything runs (cheap: nothing is
+    loaded): ``table4_sets`` name rows of :data:`TABLE4_SETS`, ``table5_sets`` rows of
+    :data:`TABLE5_SETS` (:func:`kernel_of` picks the kernel by that table), and
+    ``timing_sets``, ``large_sets``, ``ablation_sets`` rows of either. ``cfg``:
+    :func:`config`'s output (or its input)."""
+    known = {"table4_sets": TABLE4_SETS, "table5_sets": TABLE5_SETS,
+             "timing_sets": TABLE4_SETS + TABLE5_SETS, "large_sets": TABLE4_SETS + TABLE5_SETS,
+             "ablation_sets": TABLE4_SETS + TABLE5_SETS}
+    for key, names in known.items():
+        if key in cfg:
+            check_names(cfg[key], names, key)
 
 
 # --------------------------------------------------------------------------- data

@@ -43,6 +43,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._validation import check_names
 from ..causes import (
     assign_causes,
     choice_sensitivity,
@@ -120,6 +121,19 @@ def config(params: dict | None = None) -> dict:
     cfg = copy.deepcopy(DEFAULTS)
     cfg.update(params)
     return cfg
+
+
+def check_params(cfg: dict) -> None:
+    """Reject a data-set name the protocol cannot load, before anything runs (cheap: nothing
+    is loaded): ``datasets`` and ``datasets_baselines_seeds`` name sets of
+    :data:`SMALL_SETS` (``None``: all of them, resp. ``datasets``), ``scaling_sets`` labels
+    of :data:`LARGE_SETS`. ``cfg``: :func:`config`'s output (or its input)."""
+    small = [s[0] for s in SMALL_SETS]
+    for key in ("datasets", "datasets_baselines_seeds"):
+        if key in cfg:
+            check_names(cfg[key], small, key, allow_none=True)
+    if "scaling_sets" in cfg:
+        check_names(cfg["scaling_sets"], LARGE_SETS, "scaling_sets")
 
 
 # --------------------------------------------------------------------------- metrics

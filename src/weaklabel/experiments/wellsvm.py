@@ -64,6 +64,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._validation import check_names
 from ..data import load
 from ..executor import run_tasks
 from ._wellsvm_uci import DATASETS, load_dataset, preprocess
@@ -122,9 +123,7 @@ def config(params: dict | None = None) -> dict:
         raise ValueError(f"unknown wellsvm parameter(s) {unknown}; known: {sorted(DEFAULTS)}.")
     cfg = copy.deepcopy(DEFAULTS)
     cfg.update(params)
-    bad = sorted(set(cfg["datasets"]) - {d[0] for d in DATASETS})
-    if bad:
-        raise ValueError(f"unknown dataset(s) {bad}; known: {[d[0] for d in DATASETS]}.")
+    check_params(cfg)
     sens = cfg["sensitivity"]
     check_rep_counts(sens)
     unknown = sorted(set(sens) - {"rep_counts", "setting_methods", "setting_reps"})
@@ -140,6 +139,28 @@ def config(params: dict | None = None) -> dict:
         raise ValueError(f"sensitivity.setting_methods {bad} unknown; known: "
                          f"{list(METHODS + EXTRA)}.")
     return cfg
+
+
+def check_params(cfg: dict) -> None:
+    """Reject a data-set name the protocol cannot load, before anything runs (cheap: nothing
+    is loaded): ``datasets`` and ``fig2.datasets`` name sets of :data:`DATASETS`
+    (:func:`load_dataset`), ``tables67.splits.table6`` / ``.table7`` are keyed by sets of
+    :data:`~weaklabel.experiments._wellsvm_tables67.TABLE6_SETS` / ``TABLE7_SETS``.
+    ``cfg``: :func:`config`'s output or its input (:func:`config` calls it)."""
+    from ._wellsvm_tables67 import TABLE6_SETS, TABLE7_SETS
+
+    known = [d[0] for d in DATASETS]
+    if "datasets" in cfg:
+        check_names(cfg["datasets"], known, "datasets")
+    fig2 = cfg.get("fig2")
+    if isinstance(fig2, dict) and "datasets" in fig2:
+        check_names(fig2["datasets"], known, "fig2.datasets")
+    t67 = cfg.get("tables67")
+    splits = t67.get("splits") if isinstance(t67, dict) else None
+    if isinstance(splits, dict):
+        for table, sets in (("table6", TABLE6_SETS), ("table7", TABLE7_SETS)):
+            if table in splits:
+                check_names(splits[table], sets, f"tables67.splits.{table}")
 
 
 def check_rep_counts(sensitivity) -> list[int]:

@@ -79,13 +79,15 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._validation import check_names
 from ..executor import run_tasks
 from ._wellsvm_uci import DATASETS, load_dataset, preprocess
 
 __all__ = ["BASELINE_NOTES", "CLUSTER_METHODS", "TABLE8_SETS", "TABLE8_SUBSTITUTES",
            "clustering_causes_evidence", "clustering_claims", "clustering_comparison",
            "clustering_crosscheck", "clustering_grid", "clustering_metrics",
-           "beta_fraction_of", "best_counts", "clustering_tables", "fig7_long", "fig7_times",
+           "beta_fraction_of", "best_counts", "check_params", "clustering_tables", "fig7_long",
+           "fig7_times",
            "load_clustering_set", "plot_fig7", "published_table11", "select_settings",
            "run_clustering", "run_clustering_task", "run_sensitivity", "speedup_over_gmmc",
            "wellsvm_clustering_config"]
@@ -223,6 +225,18 @@ def wellsvm_clustering_config(params: dict | None = None) -> dict:
         raise ValueError(f"sensitivity.methods {bad} have no balance constraint; choose "
                          f"from {list(_WITH_C)}.")
     return cfg
+
+
+def check_params(cfg: dict) -> None:
+    """Reject a data-set name the protocol cannot load, before anything runs (cheap: nothing
+    is loaded): ``datasets`` name Table 11 sets of :data:`DATASETS`, ``table8_sets`` the
+    Table 8 substitutes of :data:`TABLE8_SETS` (:func:`load_clustering_set`'s lookups).
+    ``cfg``: the ``params.yaml`` section as :func:`weaklabel.pipeline.load_params` returns
+    it (the module has no ``config``), or :func:`wellsvm_clustering_config`'s output."""
+    if "datasets" in cfg:
+        check_names(cfg["datasets"], [d[0] for d in DATASETS], "datasets")
+    if "table8_sets" in cfg:
+        check_names(cfg["table8_sets"], TABLE8_SETS, "table8_sets")
 
 
 # --------------------------------------------------------------------------- data

@@ -73,9 +73,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._validation import check_names
 from ..executor import run_tasks
 
-__all__ = ["BASELINE_NOTES", "LINEAR_SETS", "SUBSTITUTES", "fig34_summary",
+__all__ = ["BASELINE_NOTES", "LINEAR_SETS", "SUBSTITUTES", "check_params", "fig34_summary",
            "linear_causes_evidence", "fig89_summary", "linear_claims",
            "linear_comparison", "linear_crosscheck", "linear_metrics", "load_linear_set",
            "loglog_slope", "plot_fig34", "plot_fig89", "run_fig34", "run_fig34_task",
@@ -175,6 +176,17 @@ def wellsvm_linear_config(params: dict | None = None) -> dict:
         raise ValueError("sensitivity must be a mapping with rep_counts, a non-empty list of "
                          f"positive integers; got {cfg['sensitivity']!r}.")
     return cfg
+
+
+def check_params(cfg: dict) -> None:
+    """Reject a data-set name the protocol cannot load, before anything runs (cheap: nothing
+    is generated): ``datasets`` and the keys of ``table5_n_points``, ``fig_n_points`` and
+    ``cluster_n_points`` name substitutes of :data:`LINEAR_SETS` (:func:`load_linear_set`).
+    ``cfg``: the ``params.yaml`` section as :func:`weaklabel.pipeline.load_params` returns
+    it (the module has no ``config``), or :func:`wellsvm_linear_config`'s output."""
+    for key in ("datasets", "table5_n_points", "fig_n_points", "cluster_n_points"):
+        if key in cfg:
+            check_names(cfg[key], LINEAR_SETS, key)
 
 
 # --------------------------------------------------------------------------- data

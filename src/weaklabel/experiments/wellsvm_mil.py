@@ -65,10 +65,11 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._validation import check_names
 from ..executor import run_tasks
 
 __all__ = ["BASELINE_NOTES", "MIL_METHODS", "MIL_RUN_METHODS", "ROI_CONCEPTS",
-           "SUBSTITUTE_DATA", "load_roi_data", "mil_causes_evidence",
+           "SUBSTITUTE_DATA", "check_params", "load_roi_data", "mil_causes_evidence",
            "mil_claims", "mil_comparison", "mil_crosscheck", "mil_fig5_images", "mil_grid",
            "mil_metrics", "plot_mil_fig5", "published_table10", "plot_mil_fig6", "roi_fig6_curves",
            "roi_table9", "roi_table10", "run_mil", "run_mil_cv_task", "run_mil_test_task",
@@ -180,6 +181,16 @@ def wellsvm_mil_config(params: dict | None = None) -> dict:
         raise ValueError("sensitivity must be a mapping with rep_counts, a non-empty list of "
                          f"positive integers; got {cfg['sensitivity']!r}.")
     return cfg
+
+
+def check_params(cfg: dict) -> None:
+    """Reject a concept the protocol cannot load, before anything runs (cheap: nothing is
+    generated): ``concepts`` (one MIL data set each, the rows of Table 10) name concepts of
+    :data:`ROI_CONCEPTS`. ``cfg``: the ``params.yaml`` section as
+    :func:`weaklabel.pipeline.load_params` returns it (the module has no ``config``), or
+    :func:`wellsvm_mil_config`'s output."""
+    if "concepts" in cfg:
+        check_names(cfg["concepts"], ROI_CONCEPTS, "concepts", what="concept")
 
 
 # --------------------------------------------------------------------------- data

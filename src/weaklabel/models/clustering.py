@@ -282,6 +282,8 @@ class GMMC(_TwoClusterBase):
         Larger data sets are not attempted (``ran_ = False``).
     time_limit : float or None, default=600
         SCS time limit in seconds.
+    tol : float, default=1e-5
+        SCS absolute and relative tolerance.
 
     Attributes
     ----------
@@ -292,7 +294,7 @@ class GMMC(_TwoClusterBase):
     """
 
     def __init__(self, kernel="gaussian", sigma="scale", C=1.0, *, sigma_ratio=1.0,
-                 beta=None, ridge=1e-3, max_n=300, time_limit=600.0):
+                 beta=None, ridge=1e-3, max_n=300, time_limit=600.0, tol=1e-5):
         self.kernel = kernel
         self.sigma = sigma
         self.C = C
@@ -301,6 +303,7 @@ class GMMC(_TwoClusterBase):
         self.ridge = ridge
         self.max_n = max_n
         self.time_limit = time_limit
+        self.tol = tol
 
     def fit(self, X, y=None):
         from ..reference.mmc import gmmc_sdp
@@ -308,7 +311,7 @@ class GMMC(_TwoClusterBase):
         X, k = self._prepare(X)
         n = X.shape[0]
         r = gmmc_sdp(gram(X, X, k), self.C, beta=self._beta(n), ridge=self.ridge,
-                     max_n=self.max_n, time_limit=self.time_limit)
+                     max_n=self.max_n, time_limit=self.time_limit, eps=self.tol)
         self.result_ = r
         self.ran_ = r.ran
         self.relaxation_value_ = r.relaxation_value
