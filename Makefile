@@ -49,12 +49,16 @@ lock:
 reproduce: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro $(REPRO_FLAGS)
 
-# At most 5 minutes on a 2-core machine (pytest's count); `make test-all` adds the `slow` tests.
+# At most 5 minutes on a 2-core machine (pytest's count), one pytest-xdist worker per core
+# (TEST_JOBS=0: all in one process); the 15 slowest tests are listed so that a test that grows past
+# 20 s shows. `make test-all` adds the `slow` tests.
+TEST_JOBS ?= auto
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_JOBS) --durations=15
 test: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m "not slow" -q
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PYTEST) -m "not slow"
 
 test-all: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -q
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PYTEST)
 
 # Run the whole pipeline twice (`dvc repro -f`, two temporary copies of the working tree)
 # and compare results/ cell by cell, timing and memory columns masked. PROFILE=smoke for a
