@@ -72,8 +72,18 @@ def test_no_run_block_says_so(tmp_path):
     assert costs.totals(rows) == {}
 
 
+def test_a_stage_without_profile_counts_with_the_pipelines(tmp_path):
+    root = _repo(tmp_path)
+    (root / "params.yaml").write_text("profile: default\n")
+    p = root / "results" / "a" / "metrics.json"
+    p.write_text(json.dumps({"run": _block(30.0, 50.0, 300.0, profile=None)}))
+    assert costs.totals(costs.stage_runs(root)).keys() == {"none", "default"}
+    assert readme.cost_rows(root)[0]["profile"] == "default"
+    assert readme.cost_rows(root)[2] == {"stage": "c"}  # not measured stays unmeasured
+
+
 def test_committed_costs_page_and_readme_lines_are_current():
-    rows = costs.stage_runs(REPO)
+    rows = readme.cost_rows(REPO)
     assert (REPO / costs.COSTS).read_text() == costs.costs_markdown(rows), (
         "docs/costs.md is stale: run `dvc repro -s summary` (python -m weaklabel.readme)")
     text = (REPO / "README.md").read_text()

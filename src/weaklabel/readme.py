@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ._io import write_text
-from .costs import readme_lines, stage_runs, write_costs
+from .costs import COSTS, costs_markdown, readme_lines, stage_runs
 from .pipeline import repo_root, summary
 
 __all__ = ["usmo_brief", "mcls_brief", "wellsvm_brief", "tsgsu_brief", "BLOCKS", "render",
@@ -181,15 +181,30 @@ def render(text: str, root: Path) -> str:
     return text
 
 
+def cost_rows(root: Path) -> list[dict]:
+    """:func:`weaklabel.costs.stage_runs`, a stage that reads no profile (``data``) counted
+    with the profile of ``params.yaml``: it runs as part of that profile's pipeline."""
+    from .pipeline import read_yaml
+
+    profile = read_yaml(root / "params.yaml").get("profile", "default")
+    return [dict(r, profile=r.get("profile") or profile) if r.get("wall_seconds") is not None
+            else r for r in stage_runs(root)]
+
+
 def render_costs(text: str, root: Path) -> str:
     """``text`` with the ``costs`` block (one line per profile, :mod:`weaklabel.costs`)
-    rewritten from the stages' ``run`` blocks."""
+    rewritten from the stages' ``run`` blocks (:func:`cost_rows`)."""
     begin, end = "<!-- costs:begin -->", "<!-- costs:end -->"
     if begin not in text or end not in text:
         return text
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
-    return f"{head}{begin}\n{readme_lines(stage_runs(root))}{end}{tail}"
+    return f"{head}{begin}\n{readme_lines(cost_rows(root))}{end}{tail}"
+
+
+def write_costs(root: Path) -> Path:
+    """``docs/costs.md`` from :func:`cost_rows`."""
+    return write_text(costs_markdown(cost_rows(root)), root / COSTS)
 
 
 def main(argv=None) -> int:
