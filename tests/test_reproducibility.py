@@ -89,7 +89,8 @@ def test_every_timing_like_result_column_is_declared_volatile():
             if isinstance(o, dict):
                 for k, v in o.items():
                     yield k
-                    yield from keys(v)
+                    if k not in VOLATILE:  # a volatile key masks everything below it
+                        yield from keys(v)
             elif isinstance(o, list):
                 for v in o:
                     yield from keys(v)
