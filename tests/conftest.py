@@ -55,3 +55,29 @@ def _data_mirror():
     if DATA_MIRROR is not None and "WEAKLABEL_DATA_MIRROR" not in os.environ:
         os.environ["WEAKLABEL_DATA_MIRROR"] = str(DATA_MIRROR)
     yield
+
+
+def stale_deps(stage: str) -> list[str]:
+    """The file deps of ``stage`` in ``dvc.lock`` whose md5 changed since its last run (the
+    stage is out of date: ``dvc status`` lists it). Tests that recompute committed results
+    with the current code skip, naming the stage to re-run, when this is not empty."""
+    import hashlib
+
+    import yaml
+
+    lock = yaml.safe_load((REPO / "dvc.lock").read_text())["stages"].get(stage, {})
+    changed = []
+    for d in lock.get("deps", []):
+        p = REPO / d["path"]
+        if "md5" in d and p.is_file() and not d["md5"].endswith(".dir"):
+            if hashlib.md5(p.read_bytes()).hexdigest() != d["md5"]:
+                changed.append(d["path"])
+    return changed
+
+
+def skip_if_stale(stage: str) -> None:
+    """Skip the calling test when ``stage`` is out of date (:func:`stale_deps`)."""
+    changed = stale_deps(stage)
+    if changed:
+        pytest.skip(f"stage {stage} is out of date ({len(changed)} deps changed since its "
+                    f"last run, e.g. {changed[0]}): `dvc repro -s {stage}`")

@@ -1,4 +1,7 @@
-"""The cause vocabulary and its rules (weaklabel.causes) on small hand-made comparisons."""
+"""The cause vocabulary and its rules (weaklabel.causes) on small hand-made comparisons.
+
+Every rule has a case where it must fire and cases where it must not: a cause that cannot
+fail explains nothing."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import pytest
 from weaklabel.causes import (
     CAUSE_COLUMNS,
     CAUSES,
+    MEASURED,
     UNTOUCHED_COLUMNS,
     assign_causes,
     baseline_implementation,
@@ -17,7 +21,6 @@ from weaklabel.causes import (
     protocol_choice,
     scoring,
     spread_from_runs,
-    substitute_data,
     unexplained_cells,
     within_spread,
 )
@@ -30,48 +33,77 @@ def _comp(cells, artifact="Table 2", paper="p"):
     for row, col, pub, rep, tol in cells:
         rows.append({"paper": paper, "artifact": artifact, "row": row, "column": col,
                      "published": pub, "reproduced": rep, "delta": rep - pub,
-                     "tolerance": tol, "verdict": verdict(pub, rep, tol), "note": ""})
+                     "tolerance": tol, "verdict": verdict(pub, rep, tol), "note": "",
+                     "trivial": np.nan, "uninformative": False})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def _spread(comp, means, stds, ns):
+def _spread(comp, means, stds, ns, statistic="single"):
     s = comp[["artifact", "row", "column"]].copy()
+    s["statistic"] = statistic
     s["reproduced_mean"], s["reproduced_std"], s["n_runs"] = means, stds, ns
     return s
 
 
 def test_vocabulary_is_ordered_and_ends_with_unexplained():
-    assert list(CAUSES)[:5] == ["within_spread", "scoring", "protocol_choice",
-                                "substitute_data", "baseline_implementation"]
-    assert list(CAUSES)[-1] == "unexplained"
+    assert list(CAUSES) == ["within_spread", "scoring", "protocol_choice",
+                            "baseline_implementation", "unexplained"]
+    assert set(MEASURED) == {"scoring", "protocol_choice", "baseline_implementation"}
     assert all(isinstance(v, str) and v and "\n" not in v for v in CAUSES.values())
     with pytest.raises(TypeError):
         CAUSES["new"] = "x"  # closed
 
 
-def test_within_spread_inside_outside_and_too_few_runs():
-    comp = _comp([("a", "M", 70.0, 80.0, 5.0), ("b", "M", 70.0, 80.0, 5.0),
-                  ("c", "M", 70.0, 80.0, 5.0), ("d", "M", 70.0, 80.0, 5.0)])
-    spread = _spread(comp, [76.0, 76.0, 70.0, 70.0], [3.0, 2.0, np.nan, 0.0], [10, 10, 1, 3])
-    r = within_spread(comp, spread)
-    # 70 in 76 +- 6; 70 outside 76 +- 4; one run: no spread; zero std, equal mean: holds
-    assert r["holds"].tolist() == [True, False, False, True]
+# --------------------------------------------------------------------------- within_spread
+def test_within_spread_single_runs_fires_inside_and_not_outside():
+    comp = _comp([("a", "M", 70.0, 80.0, 5.0), ("b", "M", 70.0, 80.0, 5.0)])
+    r = within_spread(comp, _spread(comp, [76.0, 76.0], [3.0, 2.0], [10, 10]))
+    # 70 in 76 +- 6; 70 outside 76 +- 4
+    assert r["holds"].tolist() == [True, False]
     assert "[70, 82]" in r.at[0, "evidence"] and "n_runs=10" in r.at[0, "evidence"]
-    assert "outside" in r.at[1, "evidence"]
-    assert r.at[2, "evidence"] == "n_runs=1: no spread"
+    assert r["value"].isna().all()  # a band explains, not a value
+
+
+def test_within_spread_of_a_mean_uses_the_standard_error_not_single_runs():
+    # 30 runs, std 3: single runs give 76 +- 6, the mean 76 +- 1.1; 70 is outside the latter
+    comp = _comp([("a", "M", 70.0, 80.0, 5.0)])
+    assert within_spread(comp, _spread(comp, [76.0], [3.0], [30]))["holds"].item()
+    mean = within_spread(comp, _spread(comp, [76.0], [3.0], [30], statistic="mean"))
+    assert not mean["holds"].item() and "s.e." in mean.at[0, "evidence"]
+    # the paper's own ± over its repetitions widens the band: sqrt(9/30 + 100/4) = 5.03
+    s = _spread(comp, [76.0], [3.0], [30], statistic="mean").assign(
+        published_std=10.0, published_reps=4)
+    assert within_spread(comp, s)["holds"].item()
+
+
+def test_within_spread_never_from_fewer_than_five_runs():
+    comp = _comp([("a", "M", 70.0, 80.0, 5.0), ("b", "M", 70.0, 80.0, 5.0)])
+    r = within_spread(comp, _spread(comp, [70.0, 70.0], [10.0, np.nan], [4, 1]))
+    assert not r["holds"].any()
+    assert r.at[0, "evidence"].startswith("n_runs=4: no spread from fewer than 5 runs")
     # a cell absent from spread has no spread either
-    r2 = within_spread(comp, spread.iloc[:1])
-    assert r2["holds"].tolist() == [True, False, False, False]
-    assert r2.at[3, "evidence"] == "n_runs=0: no spread"
+    r2 = within_spread(comp, _spread(comp, [70.0, 70.0], [10.0, 10.0], [5, 5]).iloc[:1])
+    assert r2["holds"].tolist() == [True, False]
 
 
-def test_scoring_holds_only_when_the_authors_scoring_alone_is_within_tolerance():
+def test_within_spread_of_a_rank_reads_the_given_band():
+    comp = _comp([("a", "M, rank", 2.0, 4.0, 0.5), ("b", "M, rank", 1.0, 4.0, 0.5)])
+    s = _spread(comp, [4.0, 4.0], [np.nan, np.nan], [30, 30], statistic="rank").assign(
+        band_low=[1.5, 3.0], band_high=[4.5, 5.0])
+    assert within_spread(comp, s)["holds"].tolist() == [True, False]
+    with pytest.raises(ValueError, match="statistics"):
+        within_spread(comp, s.assign(statistic="median"))
+
+
+# --------------------------------------------------------------------------- scoring
+def test_scoring_holds_only_when_the_authors_scoring_is_within_tolerance():
     comp = _comp([("a", "M", 60.0, 70.0, 5.0), ("b", "M", 60.0, 70.0, 5.0),
-                  ("c", "M", 60.0, 62.0, 5.0)])
-    alt = comp[["artifact", "row", "column"]].assign(reproduced=[61.0, 50.0, 60.0])
+                  ("c", "M", 60.0, 70.0, 5.0)])
+    alt = comp[["artifact", "row", "column"]].assign(reproduced=[61.0, 50.0, np.nan])
     r = scoring(comp, alt)
-    # a: alt within, ours not -> holds; b: alt also off; c: ours already within tolerance
+    # a: the authors' scoring lands within 5; b: also off (nearer or not, no cause); c: none
     assert r["holds"].tolist() == [True, False, False]
+    assert r["value"].tolist()[:2] == [61.0, 50.0]
     assert "authors' scoring 61" in r.at[0, "evidence"]
 
 
@@ -82,105 +114,126 @@ def test_paired_alternative_renames_the_authors_artifact():
     alt = paired_alternative(comp, {"Table III (correct scoring)": "Table III (demo2 scoring)"})
     assert alt[["artifact", "reproduced"]].values.tolist() == [
         ["Table III (correct scoring)", 61.0]]
-    r = scoring(comp, alt)
-    assert r["holds"].tolist() == [True, False]
+    assert scoring(comp, alt)["holds"].tolist() == [True, False]
     with pytest.raises(ValueError, match="pairs names artifact"):
         paired_alternative(comp, {"Table III (correct scoring)": "Table IV"})
 
 
-def test_protocol_choice_range_against_tolerance():
+# --------------------------------------------------------------------------- protocol_choice
+def _sens(rows, choices, values, parameter="sigma"):
+    return pd.DataFrame({"artifact": "Table 2", "row": rows, "column": "M",
+                         "parameter": parameter, "choice": choices, "reproduced": values})
+
+
+def test_protocol_choice_needs_a_choice_within_tolerance_of_the_paper():
     comp = _comp([("a", "M", 60.0, 70.0, 5.0), ("b", "M", 60.0, 70.0, 5.0),
                   ("c", "M", 60.0, 70.0, 5.0)])
-    sens = pd.DataFrame({
-        "artifact": "Table 2", "row": ["a"] * 3 + ["b"] * 3 + ["c"],
-        "column": "M", "parameter": "sigma",
-        "choice": ["0.5", "1", "2", "0.5", "1", "2", "1"],
-        "reproduced": [70.0, 64.0, 58.0, 70.0, 68.0, 71.0, 70.0]})
+    sens = _sens(["a"] * 3 + ["b"] * 3 + ["c"], ["0.5", "1", "2", "0.5", "1", "2", "1"],
+                 [70.0, 64.0, 58.0, 70.0, 80.0, 90.0, 60.0])
     r = protocol_choice(comp, sens)
+    # a: sigma=2 gives 58, within 5 of 60; b: the cell moves by 20 across the choices but
+    # never towards the paper (the old range rule fired here; sigma=0.5 is the protocol's own
+    # number and explains nothing); c: one choice only
     assert r["holds"].tolist() == [True, False, False]
-    assert r.at[0, "evidence"].startswith("range 12 over 3 sigma choices [58 (2), 70 (0.5)]")
-    assert "published 60 inside" in r.at[0, "evidence"]
-    assert r.at[2, "evidence"] == "one choice only"
+    assert r.at[0, "value"] == 58.0 and "sigma=2 gives 58" in r.at[0, "evidence"]
+    assert r.at[1, "value"] == 80.0 and not r.at[1, "holds"]
+    assert r.at[2, "evidence"] == "no open choice with two or more declared values"
     out = assign_causes(comp, sens=sens)
     assert out["reproduced"].tolist() == comp["reproduced"].tolist()  # never replaced
+    assert out.at[0, "explained_value"] == 58.0 and out.at[1, "cause"] == "unexplained"
 
 
-def test_substitute_data_keys_and_case():
-    comp = pd.concat([_comp([("Heart", "M", 60.0, 70.0, 5.0), ("Sick", "M", 60.0, 70.0, 5.0)]),
-                      _comp([("heart", "M", 60.0, 70.0, 5.0)], artifact="Table 4"),
-                      _comp([("claim text", "holds", 1.0, 0.0, 0.0)], artifact="Claim 2")],
-                     ignore_index=True)
-    r = substitute_data(comp, {"Heart": "131 of 132 rows", ("Claim 2", "*"): "on substitutes",
-                               ("Table 2", "Sick"): "other encoding"})
-    assert r["holds"].tolist() == [True, True, True, True]
-    assert r["evidence"].tolist() == ["131 of 132 rows", "other encoding", "131 of 132 rows",
-                                      "on substitutes"]
-    assert not substitute_data(comp, {})["holds"].any()
+def test_protocol_choice_the_protocols_own_choice_explains_nothing():
+    # the cell differs by a hair more than the tolerance; the protocol's own choice, computed
+    # a second way, lands a hair inside: no cause
+    comp = _comp([("a", "M", 60.0, 63.00000001, 3.0)])
+    assert comp.at[0, "verdict"] == "differs"
+    r = protocol_choice(comp, _sens(["a", "a"], ["own", "other"], [63.0, 70.0]))
+    assert not r.at[0, "holds"] and r.at[0, "value"] == 70.0
 
 
-def test_baseline_implementation_matches_method_or_artifact_column():
-    comp = _comp([("a", "[6], λ=0.0001", 60.0, 70.0, 5.0), ("a", "LapSVM, rank", 1.0, 3.0, 1.0),
-                  ("a", "USMO, λ=0.0001", 60.0, 70.0, 5.0)])
-    r = baseline_implementation(comp, {"[6]": "ramp loss by CCCP",
-                                       ("Table 2", "LapSVM, rank"): "graph built differently"})
-    assert r["holds"].tolist() == [True, True, False]
-    assert r.at[0, "evidence"] == "ramp loss by CCCP"
+@pytest.mark.parametrize("parameter", ["split seed", "repetitions", "seed", "first n trials",
+                                       "Splits"])
+def test_a_seed_or_a_repetition_count_is_never_a_choice(parameter):
+    comp = _comp([("a", "M", 60.0, 70.0, 5.0)])
+    with pytest.raises(ValueError, match="spread"):
+        protocol_choice(comp, _sens(["a", "a"], ["0", "1"], [60.0, 70.0], parameter))
 
 
-def test_assign_causes_orders_and_joins_several_causes():
+# --------------------------------------------------------------------------- baseline
+def test_baseline_implementation_needs_a_second_implementation_that_lands_near():
+    comp = _comp([("a", "[6]", 60.0, 70.0, 5.0), ("b", "[6]", 60.0, 70.0, 5.0),
+                  ("c", "[6]", 60.0, 70.0, 5.0)])
+    second = comp[["artifact", "row", "column"]].assign(
+        reproduced=[62.0, 71.0, np.nan], implementation="library X")
+    r = baseline_implementation(comp, second)
+    assert r["holds"].tolist() == [True, False, False]
+    assert r.at[0, "evidence"].startswith("library X gives 62")
+    assert r.at[2, "evidence"] == "no second implementation"
+    with pytest.raises(ValueError, match="implementation"):
+        baseline_implementation(comp, second.drop(columns="implementation"))
+    with pytest.raises(TypeError):  # a written note is not a measurement
+        assign_causes(comp, documented={"[6]": "ramp loss by CCCP"})
+
+
+# --------------------------------------------------------------------------- assignment
+def test_assign_causes_orders_joins_and_names_the_explained_value():
     comp = _comp([("a", "[6]", 70.0, 80.0, 5.0)])
     spread = _spread(comp, [76.0], [3.0], [10])
     alt = comp[["artifact", "row", "column"]].assign(reproduced=[72.0])
-    out = assign_causes(comp, documented={"[6]": "doc"}, substitutes={"a": "sub"},
-                        alt=alt, spread=spread)
-    assert out.at[0, "cause"] == "within_spread;scoring;substitute_data;baseline_implementation"
+    second = alt.assign(reproduced=[69.0], implementation="lib")
+    out = assign_causes(comp, second=second, alt=alt, spread=spread)
+    assert out.at[0, "cause"] == "within_spread;scoring;baseline_implementation"
+    assert out.at[0, "explained_value"] == 72.0  # the first measured cause that holds
     ev = out.at[0, "evidence"].split(";")
-    assert len(ev) == 4 and ev[0].startswith("published 70 in") and ev[2:] == ["sub", "doc"]
+    assert len(ev) == 3 and ev[0].startswith("within_spread: published 70 in")
     assert out.at[0, "reproduced_std"] == 3.0 and out.at[0, "n_runs"] == 10
 
 
 def test_every_differs_row_gets_a_cause_and_nothing_else_changes():
     comp = _comp([("a", "M", 70.0, 80.0, 5.0), ("b", "M", 70.0, 72.0, 5.0),
                   ("c", "M", 70.0, 70.04, 5.0), ("d", "M", 70.0, 50.0, 5.0)])
-    comp.loc[4] = ["p", "Table 2", "e", "M", np.nan, 3.0, np.nan, 5.0, "not_published", ""]
-    spread = _spread(comp, [78.0] * 5, [1.0] * 5, [5] * 5).assign(published_std=0.5)
-    out = assign_causes(comp, spread=spread, substitutes={"zzz": "unused"})
+    comp.loc[4] = ["p", "Table 2", "e", "M", np.nan, 3.0, np.nan, 5.0, "not_published", "",
+                   np.nan, False]
+    comp.loc[5] = ["p", "Table 2", "f", "M", 70.0, np.nan, np.nan, 5.0, "not_run", "", np.nan,
+                   False]
+    spread = _spread(comp, [78.0] * 6, [1.0] * 6, [5] * 6).assign(published_std=0.5)
+    out = assign_causes(comp, spread=spread)
     assert list(out.columns) == COLUMNS + CAUSE_COLUMNS
     pd.testing.assert_frame_equal(out[UNTOUCHED_COLUMNS], comp[UNTOUCHED_COLUMNS])
     differs = out["verdict"] == "differs"
-    assert differs.sum() == 2 and (out.loc[differs, "cause"] != "").all()
+    assert differs.sum() == 2 and (out.loc[differs, "cause"] == "unexplained").all()
     assert (out.loc[~differs, "cause"] == "").all() and (out.loc[~differs, "evidence"] == "").all()
-    assert out.loc[differs, "cause"].tolist() == ["unexplained", "unexplained"]
-    assert out.at[0, "evidence"] == ("|delta| 10 > tolerance 5 "
-                                     "(checked: within_spread, substitute_data)")
-    assert out["published_std"].tolist() == [0.5] * 5
-    # no evidence at all: still a cause
-    bare = assign_causes(comp)
+    assert out.at[0, "evidence"].startswith("|delta| 10 > tolerance 5;within_spread: "
+                                            "published 70 outside")
+    assert out["published_std"].tolist() == [0.5] * 6
+    bare = assign_causes(comp)  # no measurement at all: still a cause
     assert (bare.loc[differs, "cause"] == "unexplained").all()
-    assert bare["n_runs"].isna().all() and bare.at[0, "evidence"].endswith("(no evidence given)")
+    assert bare["n_runs"].isna().all() and bare.at[0, "evidence"].endswith(
+        "(no measurement given)")
 
 
 def test_summary_and_unexplained_cells():
     comp = _comp([("a", "M", 70.0, 80.0, 5.0), ("b", "M", 70.0, 80.0, 5.0),
                   ("c", "M", 70.0, 72.0, 5.0)])
-    out = assign_causes(comp, substitutes={"a": "sub"},
-                        spread=_spread(comp, [76.0] * 3, [3.0] * 3, [10] * 3))
+    out = assign_causes(comp, spread=_spread(comp, [76.0, 90.0, 76.0], [3.0] * 3, [10] * 3))
     t = cause_summary(out)
     assert t.loc["differs", "cells"] == 2 and t.loc["within_tolerance", "cells"] == 1
-    assert t.loc["differs", "within_spread"] == 2 and t.loc["differs", "substitute_data"] == 1
-    assert t.loc["differs", "unexplained"] == 0 and list(t.columns) == ["cells", *CAUSES]
-    out2 = assign_causes(comp)
-    u = unexplained_cells(out2)
-    assert u["row"].tolist() == ["a", "b"] and "evidence" in u.columns
+    assert t.loc["differs", "within_spread"] == 1 and t.loc["differs", "unexplained"] == 1
+    assert list(t.columns) == ["cells", *CAUSES]
+    u = unexplained_cells(out)
+    assert u["row"].tolist() == ["b"] and "evidence" in u.columns
 
 
 def test_spread_from_runs():
     runs = pd.DataFrame({"artifact": "T", "row": ["a", "a", "a", "b"], "column": "M",
                          "acc": [1.0, 2.0, 3.0, 5.0], "rep": [0, 1, 2, 0]})
-    s = spread_from_runs(runs, "acc", run="rep").set_index("row")
+    s = spread_from_runs(runs, "acc", run="rep", statistic="mean").set_index("row")
     assert s.at["a", "reproduced_mean"] == 2.0 and s.at["a", "reproduced_std"] == 1.0
     assert s.at["a", "n_runs"] == 3 and s.at["b", "n_runs"] == 1
-    assert np.isnan(s.at["b", "reproduced_std"])
+    assert np.isnan(s.at["b", "reproduced_std"]) and set(s["statistic"]) == {"mean"}
+    with pytest.raises(ValueError, match="statistic must be"):
+        spread_from_runs(runs, "acc", run="rep", statistic="rank")
 
 
 def test_bad_input_names_the_argument():
@@ -189,23 +242,24 @@ def test_bad_input_names_the_argument():
         within_spread(comp, comp)
     with pytest.raises(ValueError, match="comp lacks columns"):
         assign_causes(comp.drop(columns="note"))
-    dup = _spread(pd.concat([comp, comp]), [1.0, 1.0], [1.0, 1.0], [2, 2])
+    dup = _spread(pd.concat([comp, comp]), [1.0, 1.0], [1.0, 1.0], [5, 5])
     with pytest.raises(ValueError, match="spread has duplicated cells"):
         within_spread(comp, dup)
-    with pytest.raises(TypeError, match="substitutes must be a mapping"):
-        substitute_data(comp, ["a"])
+    with pytest.raises(ValueError, match="sens lacks columns"):
+        protocol_choice(comp, _sens(["a"], ["1"], [1.0]).drop(columns="parameter"))
     with pytest.raises(ValueError, match="already has a column 'reproduced_std'"):
         assign_causes(assign_causes(comp))
 
 
-def test_registry_substitutes_reads_the_papers_mismatch_notes():
+def test_registry_substitutes_reads_only_material_mismatches():
     from weaklabel.causes import registry_substitutes
 
     names = {"Echocardiogram": "uci-echocardiogram", "Ionosphere": "usmo-ionosphere",
              "Heart": "usmo-heart", "2moons": None}
-    subs = registry_substitutes(names, paper="WellSVM")
+    # one row fewer and a dropped constant attribute change nothing material
+    assert registry_substitutes(names, paper="WellSVM") == {}
+    subs = registry_substitutes(names, paper="WellSVM", marker="MISMATCH")
     assert sorted(subs) == ["Echocardiogram", "Ionosphere"]
-    assert subs["Ionosphere"].startswith("usmo-ionosphere: MISMATCH")
-    assert registry_substitutes(names, paper="USMO") == {}  # the notes are about WellSVM
+    assert registry_substitutes(names, paper="USMO", marker="MISMATCH") == {}
     with pytest.raises(ValueError, match="paper must be"):
         registry_substitutes(names, paper="")

@@ -102,8 +102,9 @@ def test_summary_writes_the_index_and_every_link_resolves(tree):
         cells = [c.strip() for c in row.strip("|").split("|")]
         tds = "".join(f"<td>{c}</td>" for c in cells[1:])
         assert tds in page, row
-    # columns: published, match, within tolerance, differs, of which unexplained, ...
-    assert "| alpha | – | 4 | 2 | 1 | 1 | 1 | 0 | 2 | 3.0e-07 |" in md
+    # columns: published, compared, agree, differ, of which unexplained, uninformative,
+    # set by the protocol, on other data, not run, cross-checks, worst gap
+    assert "| alpha | – | 4 | 4 | 3 | 1 | 1 | 0 | 0 | 0 | 0 | 2 | 3.0e-07 |" in md
     assert "data" not in {g for g in pipeline._index_groups(tree)}
 
 
@@ -134,7 +135,7 @@ def test_a_cell_scored_two_ways_is_counted_once_per_scoring(tmp_path):
             for sc, v in (("correct", "match"), ("demo2", "differs"))]
     pd.DataFrame(rows).to_csv(d / "comparison.csv", index=False)
     out = pipeline.summary_rows(tmp_path)
-    assert [(r["scoring"], r["published"], r["match"], r["differs"]) for r in out] == [
+    assert [(r["scoring"], r["cells"], r["agree"], r["disagree"]) for r in out] == [
         ("correct", 1, 1, 0), ("demo2", 1, 0, 1)]
     # written before causes were assigned: the unexplained count is a dash, not a zero
     assert {r["unexplained"] for r in out} == {"–"}

@@ -253,36 +253,60 @@ def _raw_for(pub, shift, reps=10, spread=0.0):
             "t4": pd.DataFrame()}
 
 
-def test_causes_spread_repetitions_and_sensitivity():
-    cfg = E.config()
-    pub = E.published_frame()
-    raw = _raw_for(pub, 6.0, spread=4.0)  # 6 off, std 4.2 over 10 reps: inside 2 std
-    rows = [{"artifact": a, "row": r, "column": c, "reproduced": v, "tolerance": 4.0}
+def _mcls_comp(raw, tol):
+    from weaklabel.compare import build_comparison
+
+    rows = [{"artifact": a, "row": r, "column": c, "reproduced": v, "tolerance": tol}
             for a, r, c, v in raw["main"].assign(
                 artifact=np.where(raw["main"].kind == "test", "Table 2", "Table 3"),
                 column=raw["main"].method + ", L=" + raw["main"].L_pct.astype(str) + "%")
             .groupby(["artifact", "dataset", "column"]).acc.mean().reset_index().values]
-    from weaklabel.compare import build_comparison
+    return build_comparison(pd.DataFrame(rows), "mcls", artifacts=["Table 2", "Table 3"])
 
-    comp = build_comparison(pd.DataFrame(rows), "mcls", artifacts=["Table 2", "Table 3"])
-    out = E.comparison_with_causes(comp, raw, cfg)
+
+def test_causes_spread_compares_means_with_the_standard_error():
+    cfg = E.config()
+    pub = E.published_frame()
+    # 6 off, std 4.2 over 10 reps: inside 2 std of single runs, but the paper prints means,
+    # and 6 is outside 2 standard errors (2.7): the spread must not explain it
+    raw = _raw_for(pub, 6.0, spread=4.0)
+    out = E.comparison_with_causes(_mcls_comp(raw, 4.0), raw, cfg)
     d = out[(out.verdict == "differs") & out.reproduced.notna()]
-    assert len(d) and d.cause.str.startswith("within_spread").all()
-    assert (out.loc[out.reproduced.isna() & (out.verdict == "differs"), "cause"] != "").all()
+    assert len(d) and (d.cause == "unexplained").all()
     assert (d.n_runs == 10).all() and np.allclose(d.reproduced_std, np.std([-4, 4] * 5, ddof=1))
-    # the repetition count: first 3 / 5 / 10 means are 6 - 4/3, 6 - 0.8, 6: range 1.33 < 4
-    assert not d.cause.str.contains("protocol_choice").any()
-    # a sigma sensitivity that moves MCLS cells by 10 points: protocol_choice
-    sens = []
-    for _, c in raw["main"][raw["main"].method == "MCLS"].drop_duplicates(
-            ["dataset", "L_pct"]).iterrows():
-        for m, acc in ((0.5, 50.0), (1.0, 60.0)):
-            sens.append({"dataset": c.dataset, "rep": 0, "L_pct": c.L_pct, "parameter": "sigma",
-                         "choice": f"sigma={m:g} sqrt(d)", "selected": m == 1.0,
-                         "method": "MCLS", "kind": "test", "acc": acc})
-    out2 = E.comparison_with_causes(comp, _raw_for(pub, 6.0), cfg, pd.DataFrame(sens))
-    d2 = out2[(out2.verdict == "differs") & out2.reproduced.notna()]
-    mc = d2[d2.column.str.startswith("MCLS")]
-    assert len(mc) and mc.cause.str.contains("protocol_choice").all()
-    assert mc.evidence.str.contains("range 10 over 2 sigma choices").all()
-    assert (d2[d2.column.str.startswith("ILU")].cause == "unexplained").all()
+    assert d.evidence.str.contains("s.e. of a difference of means").all()
+    # 2 off with tolerance 1: inside 2 standard errors
+    raw2 = _raw_for(pub, 2.0, spread=4.0)
+    out2 = E.comparison_with_causes(_mcls_comp(raw2, 1.0), raw2, cfg)
+    d2 = out2[out2.verdict == "differs"]
+    assert len(d2) and (d2.cause == "within_spread").all()
+
+
+def test_causes_sigma_sensitivity_explains_only_when_a_choice_reaches_the_paper():
+    cfg = E.config()
+    pub = E.published_frame().set_index(["artifact", "row", "column"])["value"]
+    raw = _raw_for(E.published_frame(), 6.0)
+    comp = _mcls_comp(raw, 4.0)
+
+    def sens_at(offsets):
+        rows = []
+        for _, c in raw["main"][raw["main"].method == "MCLS"].drop_duplicates(
+                ["dataset", "L_pct"]).iterrows():
+            p = pub[("Table 2", c.dataset, f"MCLS, L={c.L_pct}%")]
+            for m, off in offsets:
+                rows.append({"dataset": c.dataset, "rep": 0, "L_pct": c.L_pct,
+                             "parameter": "sigma", "choice": f"sigma={m:g} sqrt(d)",
+                             "selected": m == 1.0, "method": "MCLS", "kind": "test",
+                             "acc": p + off})
+        return pd.DataFrame(rows)
+
+    out = E.comparison_with_causes(comp, raw, cfg, sens_at([(0.5, 0.5), (1.0, 6.0)]))
+    d = out[(out.verdict == "differs") & out.reproduced.notna()]
+    mc = d[d.column.str.startswith("MCLS")]
+    assert len(mc) and (mc.cause == "protocol_choice").all()
+    assert np.allclose(mc.explained_value - mc.published, 0.5)
+    assert mc.evidence.str.contains("nearest choice sigma=0.5 sqrt").all()
+    assert (d[d.column.str.startswith("ILU")].cause == "unexplained").all()
+    # must not fire: the cells move by 10 across sigma, but away from the paper
+    far = E.comparison_with_causes(comp, raw, cfg, sens_at([(0.5, 16.0), (1.0, 6.0)]))
+    assert (far.loc[far.verdict == "differs", "cause"] == "unexplained").all()

@@ -96,7 +96,7 @@ def test_spread_and_sensitivity_from_trials_repetitions_and_features():
     raw, abl, mem, rate, lem = _inputs()
     cl = E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg, lem)
     ev = E.causes_evidence(cl, cfg, raw=raw, ablation=abl, memory=mem, rate=rate, lemma=lem)
-    assert set(ev) == {"substitutes", "documented", "spread", "sens"}
+    assert set(ev) == {"spread", "sens"}
     sp = ev["spread"].assign(claim=lambda d: d.artifact.str.extract(r"Claim (\w+) ")[0])\
         .set_index("claim")
     # 2a: holds in trial 0 only
@@ -105,19 +105,12 @@ def test_spread_and_sensitivity_from_trials_repetitions_and_features():
     for c in ("1", "12"):
         assert sp.loc[c, "n_runs"] == 2 and sp.loc[c, "reproduced_mean"] == 0.5
     assert "4b" not in sp.index and "3a" not in sp.index   # no per-trial version
+    assert set(sp.statistic) == {"single"}
     sens = ev["sens"]
-    s2a = sens[sens.artifact == "Claim 2a (Table 4)"].set_index("choice")["reproduced"]
-    assert s2a.to_dict() == {"first 1 trials": 1.0, "first 2 trials": 0.0}
-    assert (sens[sens.artifact == "Claim 2a (Table 4)"].parameter == "trials").all()
+    # the number of trials is spread, never a protocol choice
+    assert "trials" not in set(sens.parameter)
     s1b = sens[sens.artifact == "Claim 1b (Lemma 1)"].set_index("choice")["reproduced"]
     assert s1b.to_dict() == {"m=10": 1.0, "m=100": 0.0}    # slopes 2.0 and 1.0 against 1.6
-    # the protocol's own count gives the claim's own verdict
-    own = cl.set_index("claim").holds
-    for c in E.PER_TRIAL_CLAIMS:
-        s = sens[sens.artifact.str.startswith(f"Claim {c} (")
-                 & (sens.choice == "first 2 trials")].reproduced
-        if len(s) and own[c] is not None:
-            assert s.iloc[0] == float(own[c])
 
 
 def test_comparison_gives_every_differs_row_a_cause(tmp_path):
@@ -130,12 +123,13 @@ def test_comparison_gives_every_differs_row_a_cause(tmp_path):
     assert differs.any() and (comp.loc[differs, "cause"] != "").all()
     assert (comp.loc[~differs, "cause"] == "").all()
     assert {c for v in comp.cause for c in v.split(";") if c} <= set(CAUSES)
-    r = _cell(comp, "2a")
-    assert r.cause == "within_spread;protocol_choice;substitute_data"
-    assert r.n_runs == 2 and "first 1 trials" in r.evidence
+    r = _cell(comp, "2a")                # evaluated on declared substitutes: not compared
+    assert r.verdict == "not_comparable" and r.cause == "" and "other data" in r.note
     assert _cell(comp, "1b").cause == "protocol_choice"
-    assert _cell(comp, "1").cause == "within_spread"          # [0, 1] over 2 repetitions
-    assert _cell(comp, "6b").cause == "unexplained"           # not run: no number, no data
+    assert _cell(comp, "1b").explained_value == 1.0
+    one = _cell(comp, "1")               # two repetitions: no spread from fewer than five
+    assert one.cause == "unexplained" and "fewer than 5 runs" in one.evidence
+    assert _cell(comp, "6b").verdict == "not_run"             # not run: no number, no data
     write_comparison(comp, tmp_path / "comparison.csv")       # the writer accepts it
     # backward compatible: without the other inputs, fewer causes, still one per row
     comp0 = E.comparison(raw, cl, cfg)

@@ -156,7 +156,8 @@ def test_comparison_contract_on_a_hand_made_frame():
     assert t11.loc[("Sick", "GMMC"), "verdict"] == "not_published"
     t8 = comp[comp.artifact == "Table 8"].set_index("column")
     assert t8.loc["HWD 1-7", "reproduced"] == pytest.approx(3.0)
-    assert t8.loc["HWD 1-7", "verdict"] == "within_tolerance"         # 2.7 published
+    assert t8.loc["HWD 1-7", "verdict"] == "not_comparable"  # 2.7 published, other data
+    assert t8.loc["HWD 1-7", "delta"] == pytest.approx(0.3)
     assert "Australian" not in t8.index      # its Table 11 set did not run
 
 

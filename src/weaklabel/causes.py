@@ -1,29 +1,35 @@
 """Why a cell differs: a closed vocabulary of causes and the rules that assign them.
 
 A row of ``comparison.csv`` (:mod:`weaklabel.compare`) with the verdict ``differs`` says
-that our number and the paper's disagree by more than the declared tolerance. This module
-says why, from evidence the code computes, never from text typed per cell:
+that our number and the paper's disagree by more than the declared tolerance, on the
+paper's data, for a learned model (other data is ``not_comparable``, a missing number
+``not_run``: neither is a ``differs``). This module says why, from numbers the code
+computes, never from text typed per cell:
 
 - :data:`CAUSES`: the vocabulary, an ordered mapping ``name -> one-line definition``;
 - one rule per cause (:func:`within_spread`, :func:`scoring`, :func:`protocol_choice`,
-  :func:`substitute_data`, :func:`baseline_implementation`): a pure function of the
-  comparison frame and the evidence it needs, returning per row ``holds`` (bool) and
-  ``evidence`` (a short text with the number that supports it);
-- :func:`assign_causes`: runs every rule whose evidence is given and adds the columns
-  :data:`CAUSE_COLUMNS` (``reproduced_std, n_runs, published_std, cause, evidence``);
-  every ``differs`` row gets at least one cause (``unexplained`` when no rule holds), the
-  other rows keep an empty cause, and the columns ``published, reproduced, delta,
-  tolerance, verdict`` are left exactly as they were (checked);
+  :func:`baseline_implementation`): a pure function of the comparison frame and the
+  measurement it needs, returning per row ``holds`` (bool), ``value`` (the number that
+  explains the cell, NaN for a band) and ``evidence`` (a short text with the numbers);
+- :func:`assign_causes`: runs every rule whose measurement is given and adds the columns
+  :data:`CAUSE_COLUMNS`; every ``differs`` row gets at least one cause (``unexplained``
+  when no rule holds), the other rows keep an empty cause, and the comparison's own columns
+  are left exactly as they were (checked);
 - :func:`cause_summary` (verdict x cause counts) and :func:`unexplained_cells`.
 
-Order of the vocabulary
------------------------
-Most specific first: first the causes whose evidence is a number we measured that
-accounts for the difference (run-to-run spread, the authors' scoring, the range over a
-protocol choice the paper leaves open), then the causes that are declared facts about the
-inputs (a substitute data set, a documented baseline difference) without measuring how much
-of the gap they account for, and last ``unexplained``. A cell carrying several causes
-lists them, and their evidence, in this order, joined by ``";"``.
+Every cause can fail
+--------------------
+A *measured* cause (:data:`MEASURED`: ``scoring``, ``protocol_choice``,
+``baseline_implementation``) names the value that explains the cell (``explained_value``:
+the cell under the authors' scoring, under an open choice of the paper, under a second
+implementation of the baseline) and holds only when that value is within the cell's
+tolerance of the published number. ``within_spread`` holds only when the published value
+lies in the band of the right statistic (:mod:`weaklabel.cellstats`: a mean against our
+mean's standard error, a single split against single runs, a rank against the bootstrap
+rank of means), estimated from at least :data:`MIN_RUNS` runs. A seed or a repetition count
+is spread, never a ``protocol_choice`` (:data:`NOT_A_CHOICE`). A documented difference of
+a baseline without a second implementation measured on the same splits, or a data set that
+differs immaterially, is no cause: such cells are ``unexplained``, and counted.
 
 Evidence frames
 ---------------
@@ -40,32 +46,42 @@ import numpy as np
 import pandas as pd
 
 from .compare import COLUMNS as _COMPARISON_COLUMNS
-from .compare import verdict as _verdict
 
-__all__ = ["CAUSES", "CAUSE_COLUMNS", "UNTOUCHED_COLUMNS", "within_spread", "scoring",
-           "protocol_choice", "substitute_data", "baseline_implementation", "assign_causes",
-           "cause_summary", "unexplained_cells", "paired_alternative", "spread_from_runs",
-           "repetition_sensitivity", "choice_sensitivity", "registry_substitutes"]
+from .cellstats import MIN_RUNS
+
+__all__ = ["CAUSES", "CAUSE_COLUMNS", "MEASURED", "MIN_RUNS", "NOT_A_CHOICE",
+           "UNTOUCHED_COLUMNS", "within_spread", "scoring", "protocol_choice",
+           "baseline_implementation", "assign_causes", "cause_summary", "unexplained_cells",
+           "paired_alternative", "spread_from_runs", "choice_sensitivity",
+           "registry_substitutes"]
 
 #: the closed vocabulary, most specific first (see the module docstring)
 CAUSES: Mapping[str, str] = MappingProxyType({
-    "within_spread": "the published value lies inside our mean +- 2 std over the protocol's "
-                     "repetitions or seeds: the difference is run-to-run noise",
-    "scoring": "the cell is within tolerance under the scoring the authors' released code "
-               "uses and not under the correct one",
-    "protocol_choice": "the paper leaves a choice open and a declared sensitivity run moves "
-                       "the cell by more than the tolerance across reasonable choices",
-    "substitute_data": "the data set differs from the paper's (a substitute, a different "
-                       "size or encoding), as the data layer declares",
-    "baseline_implementation": "a documented difference between our (or the library's) "
-                               "implementation of a baseline and the paper's description",
+    "within_spread": "the published value lies in the band of our runs for the statistic the "
+                     "paper reports (a mean: our mean +- 2 standard errors of the difference "
+                     "of means; a single split: +- 2 std of single runs; a rank: the "
+                     "bootstrap interval of the rank of means), from at least 5 runs",
+    "scoring": "under the scoring the authors' released code uses, the cell is within "
+               "tolerance of the published number (explained_value)",
+    "protocol_choice": "the paper leaves a choice open, and one declared choice puts the cell "
+                       "within tolerance of the published number (explained_value); a seed "
+                       "or a repetition count is spread, not a choice",
+    "baseline_implementation": "a second implementation of the baseline (a library's, the "
+                               "authors', or a more literal one), run on the same splits, is "
+                               "within tolerance of the published number (explained_value)",
     "unexplained": "none of the other causes holds (an honest answer, not a failure)",
 })
+#: the causes that name the value explaining the cell
+MEASURED = ("scoring", "protocol_choice", "baseline_implementation")
+#: parameter names (case-insensitive, any word) that are spread, never an open choice
+NOT_A_CHOICE = ("seed", "seeds", "split", "splits", "repetition", "repetitions", "rep",
+                "reps", "run", "runs", "trial", "trials")
 #: the columns :func:`assign_causes` adds, in this order, after the comparison's own
-CAUSE_COLUMNS = ["reproduced_std", "n_runs", "published_std", "cause", "evidence"]
+CAUSE_COLUMNS = ["reproduced_std", "n_runs", "published_std", "cause", "explained_value",
+                 "evidence"]
 #: the comparison's columns that no rule may change
-UNTOUCHED_COLUMNS = ["paper", "artifact", "row", "column", "published", "reproduced", "delta",
-                     "tolerance", "verdict", "note"]
+UNTOUCHED_COLUMNS = list(_COMPARISON_COLUMNS)
+_STATISTICS = ("mean", "single", "rank")
 _KEY = ["artifact", "row", "column"]
 _SEP = ";"
 
@@ -87,11 +103,6 @@ def _check_frame(df, name: str, need) -> pd.DataFrame:
 
 def _check_comparison(comp) -> pd.DataFrame:
     return _check_frame(comp, "comp", _COMPARISON_COLUMNS)
-
-
-def _check_mapping(table, name: str) -> None:
-    if not isinstance(table, Mapping):
-        raise TypeError(f"{name} must be a mapping key -> reason, got {type(table).__name__}.")
 
 
 def _key_cols(comp: pd.DataFrame, other: pd.DataFrame) -> list[str]:
@@ -116,251 +127,250 @@ def _lookup(comp: pd.DataFrame, frame: pd.DataFrame, name: str, cols: list[str]
     return merged[cols]
 
 
-def _result(comp: pd.DataFrame, holds, evidence) -> pd.DataFrame:
+def _result(comp: pd.DataFrame, holds, values, evidence) -> pd.DataFrame:
     return pd.DataFrame({"holds": np.asarray(holds, dtype=bool),
+                         "value": np.asarray(values, dtype=float),
                          "evidence": pd.Series(list(evidence), dtype=object).to_numpy()},
                         index=comp.index)
 
 
-def _method(column: str) -> str:
-    """The method part of a column label: ``"[6], λ=0.0001"`` -> ``"[6]"``."""
-    return str(column).split(", ")[0]
-
-
 # --------------------------------------------------------------------------- rules
+def _within(value, pub, tol) -> bool:
+    return bool(np.isfinite(value) and np.isfinite(pub) and np.isfinite(tol)
+                and abs(value - pub) <= tol)
+
+
 def within_spread(comp: pd.DataFrame, spread: pd.DataFrame, *, k: float = 2.0
                   ) -> pd.DataFrame:
-    """Rule ``within_spread``: the published value lies in ``mean +- k std`` of our runs.
+    """Rule ``within_spread``: the published value lies in the band of the statistic the
+    paper reports.
 
     Parameters
     ----------
     comp : DataFrame
         A comparison (:data:`weaklabel.compare.COLUMNS`).
     spread : DataFrame
-        One row per cell: ``artifact, row, column, reproduced_mean, reproduced_std,
-        n_runs`` (and optionally ``published_std``, not used by the rule). ``reproduced_std``
-        is the sample standard deviation (ddof = 1) over the protocol's repetitions or
-        seeds.
+        One row per cell: ``artifact, row, column, statistic, reproduced_mean,
+        reproduced_std, n_runs``, optionally ``published_std`` and ``published_reps``
+        (the paper's printed ``±`` and its number of repetitions), and for ranks
+        ``band_low, band_high``. ``statistic`` says what the paper printed:
+
+        ``mean``
+            a mean over repetitions: band ``mean +- k * sqrt(s^2/n + pm^2/R)`` (our standard
+            error, and the paper's where it prints ``±`` over ``R`` repetitions);
+        ``single``
+            one split: band ``mean +- k * s`` (single runs);
+        ``rank``
+            a rank of means: the band is given (``band_low, band_high``, e.g.
+            :func:`weaklabel.cellstats.rank_of_means_band`).
+
+        ``reproduced_std`` is the sample standard deviation (ddof = 1).
     k : float, default 2
-        Half-width of the band in standard deviations (the issue's 2).
 
     Returns
     -------
-    DataFrame indexed like ``comp`` with ``holds`` (bool) and ``evidence`` (str).
-
-    Notes
-    -----
-    A cell with ``n_runs < 2`` (or no row in ``spread``, or a NaN std) has no spread
-    estimate: the rule does not hold for it, whatever its values; the evidence says
-    ``"n_runs=1: no spread"``. A zero std with ``n_runs >= 2`` is a real spread of zero:
-    the rule holds only when the published value equals the mean.
+    DataFrame indexed like ``comp`` with ``holds``, ``value`` (NaN: a band explains, not a
+    value) and ``evidence``. A cell with fewer than :data:`MIN_RUNS` runs has no band.
     """
     _check_comparison(comp)
-    _check_frame(spread, "spread", _KEY + ["reproduced_mean", "reproduced_std", "n_runs"])
+    _check_frame(spread, "spread", _KEY + ["statistic", "reproduced_mean", "reproduced_std",
+                                           "n_runs"])
     if not np.isfinite(k) or k <= 0:
         raise ValueError(f"k must be a positive number of standard deviations, got {k!r}.")
-    s = _lookup(comp, spread, "spread", ["reproduced_mean", "reproduced_std", "n_runs"])
+    bad = sorted(set(spread["statistic"].astype(str)) - set(_STATISTICS))
+    if bad:
+        raise ValueError(f"spread has statistics {bad}; each cell's statistic is one of "
+                         f"{_STATISTICS}.")
+    opt = [c for c in ("published_std", "published_reps", "band_low", "band_high")
+           if c in spread.columns]
+    s = _lookup(comp, spread, "spread", ["statistic", "reproduced_mean", "reproduced_std",
+                                         "n_runs"] + opt)
+    for c in ("published_std", "published_reps", "band_low", "band_high"):
+        if c not in s.columns:
+            s[c] = np.nan
     holds, ev = [], []
-    for pub, m, sd, n in zip(comp["published"], s["reproduced_mean"], s["reproduced_std"],
-                             s["n_runs"]):
-        n_ok = pd.notna(n) and n >= 2 and np.isfinite(sd)
-        if not n_ok:
+    for pub, (_, r) in zip(comp["published"], s.iterrows()):
+        n, stat, m, sd = r["n_runs"], r["statistic"], r["reproduced_mean"], r["reproduced_std"]
+        if pd.isna(n) or n < MIN_RUNS or pd.isna(stat):
             holds.append(False)
-            ev.append(f"n_runs={int(n) if pd.notna(n) else 0}: no spread")
+            ev.append(f"n_runs={int(n) if pd.notna(n) else 0}: no spread from fewer than "
+                      f"{MIN_RUNS} runs")
             continue
-        lo, hi = m - k * sd, m + k * sd
-        h = bool(np.isfinite(pub) and lo <= pub <= hi)
+        if stat == "rank":
+            lo, hi = float(r["band_low"]), float(r["band_high"])
+            what = "bootstrap rank of means"
+        elif not np.isfinite(sd):
+            holds.append(False)
+            ev.append(f"n_runs={int(n)}: no standard deviation")
+            continue
+        elif stat == "mean":
+            var = sd ** 2 / n
+            pm, reps = r["published_std"], r["published_reps"]
+            if np.isfinite(pm) and np.isfinite(reps) and reps > 0:
+                var += pm ** 2 / reps
+            half = k * float(np.sqrt(var))
+            lo, hi, what = m - half, m + half, f"mean +- {k:g} s.e. of a difference of means"
+        else:
+            lo, hi, what = m - k * sd, m + k * sd, f"single runs, mean +- {k:g} std"
+        h = bool(np.isfinite(pub) and np.isfinite(lo) and lo <= pub <= hi)
         holds.append(h)
-        ev.append(f"published {_fmt(pub)} {'in' if h else 'outside'} mean {_fmt(m)} +- "
-                  f"{k:g} std {_fmt(sd)} = [{_fmt(lo)}, {_fmt(hi)}] (n_runs={int(n)})")
-    return _result(comp, holds, ev)
+        ev.append(f"published {_fmt(pub)} {'in' if h else 'outside'} [{_fmt(lo)}, {_fmt(hi)}] "
+                  f"({what}; n_runs={int(n)})")
+    return _result(comp, holds, [np.nan] * len(holds), ev)
 
 
-def scoring(comp: pd.DataFrame, alt: pd.DataFrame, *, decimals: int = 1) -> pd.DataFrame:
-    """Rule ``scoring``: within tolerance under the authors' scoring, not under ours.
+def scoring(comp: pd.DataFrame, alt: pd.DataFrame) -> pd.DataFrame:
+    """Rule ``scoring``: under the authors' scoring the cell is within its tolerance of the
+    published number.
 
     Parameters
     ----------
     comp : DataFrame
         A comparison; the rows scored the correct way.
     alt : DataFrame
-        ``artifact, row, column, reproduced``: the same cells (same keys as in ``comp``)
-        scored as the authors' released code scores them. :func:`paired_alternative` builds
-        it from a comparison that holds both scorings under two artifact names (USMO:
-        ``"Table III (correct scoring)"`` and ``"Table III (demo2 scoring)"``).
-    decimals : int, default 1
-        The printed precision used by :func:`weaklabel.compare.verdict` (a match when the
-        rounded numbers agree).
+        ``artifact, row, column, reproduced``: the same cells scored as the authors'
+        released code scores them (:func:`paired_alternative` builds it from a comparison
+        that holds both scorings under two artifact names).
 
     Returns
     -------
-    DataFrame indexed like ``comp`` with ``holds`` and ``evidence``: holds when the
-    alternative's verdict against the published value and the cell's tolerance is
-    ``match`` or ``within_tolerance`` while the cell's own verdict is ``differs``.
+    DataFrame indexed like ``comp`` with ``holds``, ``value`` (the authors'-scoring number)
+    and ``evidence``.
     """
     _check_comparison(comp)
     _check_frame(alt, "alt", _KEY + ["reproduced"])
-    a = _lookup(comp, alt, "alt", ["reproduced"])["reproduced"]
-    holds, ev = [], []
-    for pub, ours, tol, v, other in zip(comp["published"], comp["reproduced"],
-                                        comp["tolerance"], comp["verdict"], a):
-        if pd.isna(other):
+    a = _lookup(comp, alt, "alt", ["reproduced"])["reproduced"].astype(float)
+    holds, vals, ev = [], [], []
+    for pub, ours, tol, other in zip(comp["published"], comp["reproduced"], comp["tolerance"],
+                                     a):
+        vals.append(other)
+        if not np.isfinite(other):
             holds.append(False)
             ev.append("no alternative-scoring number")
             continue
-        va = _verdict(pub, float(other), tol, decimals)
-        h = bool(v == "differs" and va in ("match", "within_tolerance"))
-        holds.append(h)
+        holds.append(_within(other, pub, tol))
         ev.append(f"authors' scoring {_fmt(other)} (|delta| {_fmt(abs(other - pub))}) vs ours "
                   f"{_fmt(ours)} (|delta| {_fmt(abs(ours - pub))}), tolerance {_fmt(tol)}")
-    return _result(comp, holds, ev)
+    return _result(comp, holds, vals, ev)
+
+
+def _check_parameters(sens: pd.DataFrame) -> None:
+    import re
+
+    for p in sorted(set(sens["parameter"].astype(str))):
+        words = set(re.findall(r"[a-z]+", p.casefold()))
+        if not p.strip():
+            raise ValueError("sens has a row without a parameter: name the open choice of "
+                             "the paper each row varies.")
+        if words & set(NOT_A_CHOICE):
+            raise ValueError(f"sens varies {p!r}: a seed, split or repetition count is spread "
+                             "(within_spread), never a protocol_choice.")
 
 
 def protocol_choice(comp: pd.DataFrame, sens: pd.DataFrame) -> pd.DataFrame:
-    """Rule ``protocol_choice``: the cell moves by more than its tolerance across the
-    declared choices of a sensitivity run.
+    """Rule ``protocol_choice``: one declared choice of an open point of the paper puts the
+    cell within its tolerance of the published number.
 
     Parameters
     ----------
     comp : DataFrame
         A comparison.
     sens : DataFrame
-        Long form, one row per (cell, choice): ``artifact, row, column, choice,
-        reproduced``, and optionally ``parameter`` (what is varied, e.g. ``"sigma"``).
-        The choices are those declared in ``params.yaml`` before the run, the declared
-        protocol's own choice among them.
+        Long form, one row per (cell, choice): ``artifact, row, column, parameter, choice,
+        reproduced``. ``parameter`` names the open point (e.g. ``"sigma"``, ``"prior"``);
+        seeds, splits and repetition counts are refused (:data:`NOT_A_CHOICE`). The
+        choices are those declared in ``params.yaml`` before the run.
 
     Returns
     -------
-    DataFrame indexed like ``comp`` with ``holds`` and ``evidence``. Each ``parameter`` is
-    taken on its own (the other parameters at the declared protocol's choice), and the one
-    that moves the cell most is reported. Holds when that parameter has at least two
-    choices and ``max - min`` of their numbers exceeds the cell's tolerance;
-    the evidence is the range and where the published value falls. The rule only explains:
-    the comparison's ``reproduced`` (the declared protocol's number) is never replaced, and
-    no choice is preferred for being nearer the paper.
+    DataFrame indexed like ``comp`` with ``holds``, ``value`` (the choice's number nearest
+    the published one, over all parameters, each varied on its own; a choice that gives the
+    cell's own number is the protocol's and explains nothing) and ``evidence``. The
+    rule only explains: the comparison's ``reproduced`` (the declared protocol's number) is
+    never replaced.
     """
     _check_comparison(comp)
-    _check_frame(sens, "sens", _KEY + ["choice", "reproduced"])
+    _check_frame(sens, "sens", _KEY + ["parameter", "choice", "reproduced"])
+    _check_parameters(sens)
     key = _key_cols(comp, sens)
-    sens = sens if "parameter" in sens.columns else sens.assign(parameter="")
-    rows = []
-    for cell, g in sens.groupby(key + ["parameter"], sort=False):
-        g = g.assign(reproduced=g["reproduced"].astype(float))
-        g = g[np.isfinite(g["reproduced"])]
-        if g.empty:
-            continue
-        i_lo, i_hi = g["reproduced"].idxmin(), g["reproduced"].idxmax()
-        rows.append(dict(zip(key, cell[:-1]), _n=g["choice"].nunique(),
-                         _lo=float(g.at[i_lo, "reproduced"]), _hi=float(g.at[i_hi, "reproduced"]),
-                         _clo=str(g.at[i_lo, "choice"]), _chi=str(g.at[i_hi, "choice"]),
-                         _what=(str(cell[-1]) + " " if cell[-1] else "")))
-    agg = pd.DataFrame(rows, columns=key + ["_n", "_lo", "_hi", "_clo", "_chi", "_what"])
-    # one parameter per cell: the one whose choices move the cell most (ties: first declared)
-    if not agg.empty:
-        agg = (agg.assign(_two=agg["_n"] >= 2, _rng=agg["_hi"] - agg["_lo"])
-               .sort_values(["_two", "_rng"], ascending=False, kind="stable")
-               .drop_duplicates(key).drop(columns=["_two", "_rng"]))
-    r = _lookup(comp, agg, "sens", ["_n", "_lo", "_hi", "_clo", "_chi", "_what"])
-    holds, ev = [], []
-    for pub, tol, n, lo, hi, clo, chi, what in zip(comp["published"], comp["tolerance"], r["_n"],
-                                                   r["_lo"], r["_hi"], r["_clo"], r["_chi"],
-                                                   r["_what"]):
-        if pd.isna(n) or n < 2:
+    sens = sens.assign(reproduced=sens["reproduced"].astype(float))
+    sens = sens[np.isfinite(sens["reproduced"])]
+    ref = (_lookup(sens, comp.assign(_pub=comp["published"], _ours=comp["reproduced"]),
+                   "comp", ["_pub", "_ours"]) if len(sens)
+           else pd.DataFrame({"_pub": [], "_ours": []}, dtype=float))
+    sens = sens.assign(_dist=(sens["reproduced"] - ref["_pub"]).abs())
+    n_choices = sens.groupby(key + ["parameter"])["choice"].transform("nunique")
+    # the protocol's own choice gives the cell's own number: it explains nothing
+    own = np.isclose(sens["reproduced"].to_numpy(float), ref["_ours"].to_numpy(float),
+                     rtol=1e-9, atol=1e-9)
+    sens = sens[(n_choices >= 2).to_numpy() & ~own]
+    best = (sens.sort_values("_dist", kind="stable").drop_duplicates(key)
+            if len(sens) else sens.assign())
+    r = _lookup(comp, best, "sens", ["parameter", "choice", "reproduced"])
+    holds, vals, ev = [], [], []
+    for pub_v, tol, p, c, v in zip(comp["published"], comp["tolerance"], r["parameter"],
+                                   r["choice"], r["reproduced"]):
+        if pd.isna(p):
             holds.append(False)
-            ev.append("no sensitivity run" if pd.isna(n) else "one choice only")
+            vals.append(np.nan)
+            ev.append("no open choice with two or more declared values")
             continue
-        rng = hi - lo
-        h = bool(np.isfinite(tol) and rng > tol)
-        where = ("inside" if np.isfinite(pub) and lo <= pub <= hi else "outside")
+        h = _within(v, pub_v, tol)
         holds.append(h)
-        ev.append(f"range {_fmt(rng)} over {int(n)} {what}choices [{_fmt(lo)} ({clo}), "
-                  f"{_fmt(hi)} ({chi})] vs tolerance {_fmt(tol)}; published {_fmt(pub)} "
-                  f"{where} the range")
-    return _result(comp, holds, ev)
+        vals.append(float(v))
+        label = str(c) if str(c).startswith(str(p)) else f"{p}={c}"
+        ev.append(f"nearest choice {label} gives {_fmt(v)} (|delta| {_fmt(abs(v - pub_v))}) "
+                  f"vs tolerance {_fmt(tol)}")
+    return _result(comp, holds, vals, ev)
 
 
-def _declared(comp: pd.DataFrame, table: Mapping, name: str, label) -> tuple[list, list]:
-    """Match ``table`` keys against every row; ``label(row)`` gives the candidate keys."""
-    _check_mapping(table, name)
-    holds, ev = [], []
-    for _, r in comp.iterrows():
-        reasons = [str(table[k]) for k in label(r) if k in table]
-        holds.append(bool(reasons))
-        ev.append(reasons[0] if reasons else "")
-    return holds, ev
-
-
-def substitute_data(comp: pd.DataFrame, substitutes: Mapping) -> pd.DataFrame:
-    """Rule ``substitute_data``: the cell's data set is a declared substitute.
+def baseline_implementation(comp: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+    """Rule ``baseline_implementation``: a second implementation of the baseline, run on the
+    same splits, is within the cell's tolerance of the published number.
 
     Parameters
     ----------
     comp : DataFrame
         A comparison.
-    substitutes : mapping
-        ``row -> reason`` (the row label is the data set; matched without regard to case, so
-        ``"Heart"`` also covers Table 4's ``"heart"``), or ``(artifact, row) -> reason`` for
-        one artifact only, or ``(artifact, "*") -> reason`` for every row of an artifact (a
-        claim evaluated on substitutes). The reasons come from the data layer (registry
-        notes, :data:`weaklabel.data.SU_BENCHMARKS`, a module's declared missing data); see
-        :func:`registry_substitutes`.
+    second : DataFrame
+        ``artifact, row, column, reproduced, implementation``: the baseline's cells as the
+        second implementation (a library's, the authors' code, a more literal variant)
+        computes them on the same splits. A written note about the implementation is not a
+        measurement and is no cause.
 
     Returns
     -------
-    DataFrame indexed like ``comp`` with ``holds`` and ``evidence`` (the declared reason;
-    the most specific key wins: ``(artifact, row)``, then ``(artifact, "*")``, then row).
+    DataFrame indexed like ``comp`` with ``holds``, ``value`` (the second implementation's
+    number) and ``evidence``.
     """
     _check_comparison(comp)
-    _check_mapping(substitutes, "substitutes")
-    table = {((k[0], str(k[1]).casefold()) if isinstance(k, tuple) else str(k).casefold()): v
-             for k, v in dict(substitutes).items()}
-    holds, ev = _declared(comp, table, "substitutes",
-                          lambda r: [(r["artifact"], str(r["row"]).casefold()),
-                                     (r["artifact"], "*"), str(r["row"]).casefold()])
-    return _result(comp, holds, ev)
-
-
-def baseline_implementation(comp: pd.DataFrame, documented: Mapping) -> pd.DataFrame:
-    """Rule ``baseline_implementation``: a documented difference in a baseline's
-    implementation.
-
-    Parameters
-    ----------
-    comp : DataFrame
-        A comparison.
-    documented : mapping
-        ``(artifact, column) -> reason`` or ``column -> reason``, where ``column`` is either
-        the full column label or its method part before the first ``", "`` (``"[6]"``
-        covers ``"[6], λ=0.0001"``; ``"LapSVM"`` covers ``"LapSVM, rank"``). The reasons
-        are written where the baseline is implemented (its module or the experiments
-        module), once per method, never per cell.
-
-    Returns
-    -------
-    DataFrame indexed like ``comp`` with ``holds`` and ``evidence`` (the documented reason;
-    the most specific key wins).
-    """
-    _check_comparison(comp)
-    _check_mapping(documented, "documented")
-    holds, ev = _declared(comp, dict(documented), "documented",
-                          lambda r: [(r["artifact"], r["column"]),
-                                     (r["artifact"], _method(r["column"])),
-                                     r["column"], _method(r["column"])])
-    return _result(comp, holds, ev)
+    _check_frame(second, "second", _KEY + ["reproduced", "implementation"])
+    r = _lookup(comp, second, "second", ["reproduced", "implementation"])
+    holds, vals, ev = [], [], []
+    for pub, tol, v, impl in zip(comp["published"], comp["tolerance"],
+                                 r["reproduced"].astype(float), r["implementation"]):
+        vals.append(v)
+        if not np.isfinite(v):
+            holds.append(False)
+            ev.append("no second implementation")
+            continue
+        holds.append(_within(v, pub, tol))
+        ev.append(f"{impl} gives {_fmt(v)} (|delta| {_fmt(abs(v - pub))}) vs tolerance "
+                  f"{_fmt(tol)}")
+    return _result(comp, holds, vals, ev)
 
 
 # --------------------------------------------------------------------------- assignment
 def assign_causes(comp: pd.DataFrame, *, spread: pd.DataFrame | None = None,
                   alt: pd.DataFrame | None = None, sens: pd.DataFrame | None = None,
-                  substitutes: Mapping | None = None, documented: Mapping | None = None,
-                  decimals: int = 1) -> pd.DataFrame:
+                  second: pd.DataFrame | None = None) -> pd.DataFrame:
     """A copy of ``comp`` with the columns :data:`CAUSE_COLUMNS` added.
 
     Parameters
     ----------
     comp : DataFrame
-        A comparison (:func:`weaklabel.compare.build_comparison`).
+        A comparison (:func:`weaklabel.compare.build_comparison`, then
+        :func:`weaklabel.compare.classify`).
     spread : DataFrame, optional
         For :func:`within_spread`; also fills ``reproduced_std``, ``n_runs`` and
         ``published_std`` (when it has that column) for every row it covers.
@@ -368,25 +378,23 @@ def assign_causes(comp: pd.DataFrame, *, spread: pd.DataFrame | None = None,
         For :func:`scoring`.
     sens : DataFrame, optional
         For :func:`protocol_choice`.
-    substitutes : mapping, optional
-        For :func:`substitute_data`.
-    documented : mapping, optional
+    second : DataFrame, optional
         For :func:`baseline_implementation`.
-    decimals : int, default 1
-        Printed precision, for :func:`scoring`.
 
     Returns
     -------
     DataFrame: the comparison's columns, unchanged, then ``reproduced_std``, ``n_runs``,
-    ``published_std`` (NaN where unknown), ``cause`` and ``evidence``. On a ``differs`` row,
-    ``cause`` lists every rule that holds, in :data:`CAUSES` order, joined by ``";"``,
-    or ``unexplained`` when none does; ``evidence`` lists their evidence in the same order
-    (for ``unexplained``: ``|delta|`` against the tolerance and the rules that had evidence
-    for the cell). Other rows have an empty ``cause`` and ``evidence``. A rule whose
-    evidence is not given is not run.
+    ``published_std`` (NaN where unknown), ``cause``, ``explained_value`` and ``evidence``.
+    On a ``differs`` row, ``cause`` lists every rule that holds, in :data:`CAUSES` order,
+    joined by ``";"``, or ``unexplained`` when none does; ``explained_value`` is the value of
+    the first measured cause that holds (NaN otherwise); ``evidence`` lists the evidence of
+    every rule that was run, held or not. Other rows have an empty ``cause`` and
+    ``evidence``. A rule whose measurement is not given is not run.
     """
+    from .compare import VERDICTS
+
     _check_comparison(comp)
-    bad = set(comp["verdict"]) - {"match", "within_tolerance", "differs", "not_published"}
+    bad = set(comp["verdict"]) - set(VERDICTS)
     if bad:
         raise ValueError(f"comp has unknown verdicts {sorted(bad)}.")
     before = comp[UNTOUCHED_COLUMNS].copy()
@@ -412,33 +420,38 @@ def assign_causes(comp: pd.DataFrame, *, spread: pd.DataFrame | None = None,
     if spread is not None:
         results["within_spread"] = within_spread(comp, spread)
     if alt is not None:
-        results["scoring"] = scoring(comp, alt, decimals=decimals)
+        results["scoring"] = scoring(comp, alt)
     if sens is not None:
         results["protocol_choice"] = protocol_choice(comp, sens)
-    if substitutes is not None:
-        results["substitute_data"] = substitute_data(comp, substitutes)
-    if documented is not None:
-        results["baseline_implementation"] = baseline_implementation(comp, documented)
+    if second is not None:
+        results["baseline_implementation"] = baseline_implementation(comp, second)
 
-    causes, evidence = [], []
+    causes, values, evidence = [], [], []
     for i, r in comp.iterrows():
         if r["verdict"] != "differs":
             causes.append("")
+            values.append(np.nan)
             evidence.append("")
             continue
         held = [c for c in CAUSES if c in results and results[c].at[i, "holds"]]
+        ran = [c for c in CAUSES if c in results]
+        texts = [f"{c}: " + str(results[c].at[i, "evidence"]).replace(_SEP, ",") for c in ran]
+        gap = f"|delta| {_fmt(abs(r['delta']))} > tolerance {_fmt(r['tolerance'])}"
         if held:
             causes.append(_SEP.join(held))
-            evidence.append(_SEP.join(results[c].at[i, "evidence"].replace(_SEP, ",")
-                                      for c in held))
+            v = [results[c].at[i, "value"] for c in held if c in MEASURED]
+            values.append(float(v[0]) if v else np.nan)
+            # the evidence of the causes that hold first, in the vocabulary's order
+            texts = ([t for c, t in zip(ran, texts) if c in held]
+                     + [t for c, t in zip(ran, texts) if c not in held])
+            evidence.append(_SEP.join(texts))
         else:
             causes.append("unexplained")
-            gap = ("no reproduced number" if pd.isna(r["reproduced"])
-                   else f"|delta| {_fmt(abs(r['delta']))} > tolerance {_fmt(r['tolerance'])}")
-            checked = [c for c in CAUSES if c in results]
-            evidence.append(gap + (f" (checked: {', '.join(checked)})" if checked
-                                   else " (no evidence given)"))
+            values.append(np.nan)
+            evidence.append(_SEP.join([gap] + texts) if texts
+                            else gap + " (no measurement given)")
     out["cause"] = causes
+    out["explained_value"] = np.asarray(values, dtype=float)
     out["evidence"] = evidence
     out = out[list(comp.columns) + CAUSE_COLUMNS]
 
@@ -459,9 +472,10 @@ def cause_summary(comp: pd.DataFrame) -> pd.DataFrame:
     column per cause in :data:`CAUSES` order counting the rows that carry it (a row with
     two causes counts in both, so the cause columns can add up to more than ``cells``).
     """
+    from .compare import VERDICTS
+
     _check_frame(comp, "comp", ["verdict", "cause"])
-    verdicts = [v for v in ("match", "within_tolerance", "differs", "not_published")
-                if v in set(comp["verdict"])]
+    verdicts = [v for v in VERDICTS if v in set(comp["verdict"])]
     t = pd.DataFrame(0, index=pd.Index(verdicts, name="verdict"),
                      columns=["cells", *CAUSES])
     for v, g in comp.groupby("verdict"):
@@ -507,48 +521,28 @@ def paired_alternative(comp: pd.DataFrame, pairs: Mapping[str, str]) -> pd.DataF
             else pd.DataFrame(columns=["paper", *_KEY, "reproduced"]))
 
 
-def spread_from_runs(runs: pd.DataFrame, value: str, *, run: str) -> pd.DataFrame:
+def spread_from_runs(runs: pd.DataFrame, value: str, *, run: str, statistic: str
+                     ) -> pd.DataFrame:
     """The ``spread`` frame of :func:`within_spread` from long-form per-run numbers.
 
     ``runs`` has ``artifact, row, column``, the column ``value`` and a run identifier
-    ``run`` (repetition or seed); returns per cell ``reproduced_mean``, ``reproduced_std``
-    (ddof = 1; NaN for a single run) and ``n_runs`` (distinct runs).
+    ``run`` (repetition or seed); ``statistic`` is what the paper printed for these cells
+    (``"mean"`` over repetitions or one ``"single"`` split; a column of that name in
+    ``runs`` overrides it per cell). Returns per cell ``statistic``, ``reproduced_mean``,
+    ``reproduced_std`` (ddof = 1; NaN for a single run) and ``n_runs`` (distinct runs).
     """
     _check_frame(runs, "runs", _KEY + [value, run])
+    if statistic not in ("mean", "single"):
+        raise ValueError(f"statistic must be 'mean' or 'single' (a rank band comes from "
+                         f"weaklabel.cellstats.rank_of_means_band), got {statistic!r}.")
     key = (["paper"] if "paper" in runs.columns else []) + _KEY
     g = runs.groupby(key, sort=False)
-    return pd.DataFrame({"reproduced_mean": g[value].mean(),
-                         "reproduced_std": g[value].std(ddof=1),
-                         "n_runs": g[run].nunique()}).reset_index()
-
-
-def repetition_sensitivity(runs: pd.DataFrame, value: str, *, run: str,
-                           counts) -> pd.DataFrame:
-    """The ``sens`` frame of :func:`protocol_choice` for the repetition count.
-
-    For each declared count ``n`` in ``counts``, the cell's mean over its first ``n`` runs
-    (in the order of ``run``); a count larger than a cell's number of runs is skipped for
-    that cell. The declared protocol's own count (all runs) should be among ``counts``.
-    No new run is made: this asks how far the mean moves had the protocol stopped earlier.
-
-    Returns long form ``artifact, row, column`` (+ ``paper``), ``parameter``
-    (``"repetitions"``), ``choice`` (``"n=<n>"``), ``reproduced``.
-    """
-    _check_frame(runs, "runs", _KEY + [value, run])
-    counts = sorted({int(c) for c in counts})
-    if not counts or counts[0] < 1:
-        raise ValueError(f"counts must be positive integers, got {counts}.")
-    key = (["paper"] if "paper" in runs.columns else []) + _KEY
-    rows = []
-    for cell, g in runs.sort_values(run, kind="stable").groupby(key, sort=False):
-        ids = list(dict.fromkeys(g[run]))
-        for n in counts:
-            if n > len(ids):
-                continue
-            v = g.loc[g[run].isin(ids[:n]), value].astype(float).mean()
-            rows.append(dict(zip(key, cell), parameter="repetitions", choice=f"n={n}",
-                             reproduced=v))
-    return pd.DataFrame(rows, columns=key + ["parameter", "choice", "reproduced"])
+    out = pd.DataFrame({"reproduced_mean": g[value].mean(),
+                        "reproduced_std": g[value].std(ddof=1),
+                        "n_runs": g[run].nunique()}).reset_index()
+    out.insert(len(key), "statistic", g["statistic"].first().to_numpy()
+               if "statistic" in runs.columns else statistic)
+    return out
 
 
 def choice_sensitivity(runs: pd.DataFrame, value: str, *, choice: str,
@@ -571,8 +565,9 @@ def choice_sensitivity(runs: pd.DataFrame, value: str, *, choice: str,
 
 
 def registry_substitutes(datasets: Mapping[str, str | None], *, paper: str,
-                         marker: str = "MISMATCH") -> dict[str, str]:
-    """``row -> reason`` for :func:`substitute_data` from the data registry.
+                         marker: str = "MISMATCH (material)") -> dict[str, str]:
+    """``row -> reason`` for :func:`weaklabel.compare.classify` (``substitutes``) from the
+    data registry: the sets whose registry file differs *materially* from the paper's.
 
     Parameters
     ----------
@@ -583,9 +578,11 @@ def registry_substitutes(datasets: Mapping[str, str | None], *, paper: str,
         The paper's name as the registry notes spell it (``"WellSVM"``, ``"MCLS"``,
         ``"USMO"``): a note counts for this paper only when it names it (the same file can
         match one paper's description and not another's).
-    marker : str, default ``"MISMATCH"``
-        The registry's word, at the start of a note, for a size or encoding that differs
-        from what a paper states.
+    marker : str, default ``"MISMATCH (material)"``
+        The registry's words, at the start of a note, for a file that differs from the
+        paper's in a way that changes the numbers (other rows, other features). A note
+        that starts with ``"MISMATCH"`` alone records an immaterial difference (a constant
+        attribute dropped, one row fewer): no substitute.
 
     Returns
     -------

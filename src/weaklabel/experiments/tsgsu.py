@@ -1327,7 +1327,7 @@ def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict, *,
     """
     from .. import published
     from ..causes import assign_causes
-    from ..compare import COLUMNS
+    from ..compare import COLUMNS, classify
     pub = published.load("tsgsu")
     tabs = tables(raw, cfg)
     rows = []
@@ -1350,10 +1350,13 @@ def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict, *,
                      "row": row, "column": column, "published": 1.0,
                      "reproduced": rep, "delta": rep - 1.0 if np.isfinite(rep) else np.nan,
                      "tolerance": 0.0,
-                     "verdict": "match" if rep == 1.0 else "differs",
+                     "verdict": ("match" if rep == 1.0 else "differs" if rep == 0.0
+                                 else "not_run"),
                      "note": ("holds: " if rep == 1.0 else "does not hold: " if rep == 0.0
                               else "not tested: ") + c.evidence})
-    comp = pd.DataFrame(rows, columns=COLUMNS)
+    comp = classify(pd.DataFrame(rows, columns=COLUMNS).assign(trivial=np.nan,
+                                                               uninformative=False),
+                    substitutes=claim_substitutes(cl, cfg))
     return assign_causes(comp, **causes_evidence(
         cl, cfg, raw=raw, large=large, ablation=ablation, memory=memory, rate=rate,
         lemma=lemma, sensitivity=sensitivity))
@@ -1437,7 +1440,7 @@ def claim_sets(claim: str, cfg: dict) -> list[str]:
 
 
 def claim_substitutes(cl: pd.DataFrame, cfg: dict) -> dict:
-    """The ``substitutes`` evidence of :func:`weaklabel.causes.substitute_data`:
+    """The ``substitutes`` of :func:`weaklabel.compare.classify` (``not_comparable``):
     ``{(claim artifact, "*") -> reason}`` for every claim evaluated on at least one declared
     substitute (:data:`weaklabel.data.su.SU_BENCHMARKS`), the sets from :func:`claim_sets`.
     The reason names each substitute, and the declared-missing sets (not evaluated)."""
@@ -1455,8 +1458,8 @@ def claim_substitutes(cl: pd.DataFrame, cfg: dict) -> dict:
 
 
 def baseline_notes(cfg: dict) -> dict:
-    """``{method -> reason}`` of :data:`BASELINE_NOTES` that apply under ``cfg`` (the
-    ``documented`` evidence of :func:`weaklabel.causes.baseline_implementation`)."""
+    """``{method -> reason}`` of :data:`BASELINE_NOTES` that apply under ``cfg``, for the
+    report (a note is not a measurement, so it is no cause of a difference)."""
     out = {}
     for m, text in BASELINE_NOTES.items():
         keys = _NOTE_KEYS[m]
@@ -1556,19 +1559,13 @@ def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = N
     -------
     dict with the keys that have evidence, of:
 
-    - ``substitutes``: every claim evaluated on a declared substitute
-      (:func:`claim_substitutes`);
-    - ``documented``: :func:`baseline_notes` (keyed by method: the Table 4-5 cells; no
-      claim row has a method as its column);
     - ``spread``: for the claims of :data:`PER_TRIAL_CLAIMS`, the claim's 0/1 verdict on
       each trial alone (:func:`claims` on that trial's rows of ``raw``, ``large`` and
       ``ablation``), and for :data:`PER_REP_CLAIMS` the verdict on each repetition of the
       rate check; :func:`weaklabel.causes.spread_from_runs` over the trials (repetitions)
-      where the verdict is defined;
-    - ``sens``: long form for :func:`weaklabel.causes.protocol_choice`: the verdict of each
-      claim of :data:`PER_TRIAL_CLAIMS` on the first ``n`` trials, for ``n`` in
-      ``cfg["sensitivity"]["trial_counts"]`` below the number of trials run, and on every
-      trial run (the protocol's own count; parameter ``trials``); claim 1b's verdict with each
+      where the verdict is defined (statistic ``single``: the paper states each claim once);
+    - ``sens``: long form for :func:`weaklabel.causes.protocol_choice` (the trial count is
+      spread, not a choice): claim 1b's verdict with each
       number of random features per iteration of the Lemma 1 check (parameter
       ``features_per_iteration``); and, from ``sensitivity``, the verdict of each claim of
       :data:`STEP_CLAIMS` on the trials the sensitivity ran, with every Table 4 accuracy of
@@ -1625,7 +1622,7 @@ def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = N
                             else float(bool(c.holds))) for c in cl.itertuples()}
     for c in keys:
         claim_sets(c, cfg)  # every claim declared
-    out = {"substitutes": claim_substitutes(cl, cfg), "documented": baseline_notes(cfg)}
+    out = {}
     large, ablation, memory, rate = map(_frame, (large, ablation, memory, rate))
     per_trial = [c for c in PER_TRIAL_CLAIMS if c in keys]
     frames = [df for df in (raw, large, ablation) if df is not None and len(df)
@@ -1657,17 +1654,11 @@ def causes_evidence(cl: pd.DataFrame, cfg: dict, *, raw: pd.DataFrame | None = N
                 ok = float(rate_slope(sub, "abs") <= thr)
                 runs += [{**cell(c), "value": ok, "run": int(rep)} for c in per_rep]
     if runs:
-        out["spread"] = spread_from_runs(pd.DataFrame(runs), "value", run="run")
+        out["spread"] = spread_from_runs(pd.DataFrame(runs), "value", run="run",
+                                         statistic="single")
 
-    # sens: the verdict on the first n trials; claim 1b per number of random features
+    # sens: the step sizes; claim 1b per number of random features
     sens = []
-    if per_trial and counts:
-        n_all = max(trials) + 1  # the protocol's own count: every trial run
-        for n in sorted({int(k) for k in counts if int(k) < n_all} | {n_all}):
-            v = _claims_on(raw, large, ablation, memory, pd.DataFrame(), cfg, None,
-                           lambda s, n=n: s < n)
-            sens += [{**cell(c), "value": v[c], "choice": f"first {n} trials",
-                      "parameter": "trials"} for c in per_trial]
     step = [c for c in STEP_CLAIMS if c in per_trial]
     if step and sensitivity is not None and len(sensitivity):
         sens += _step_sensitivity(step, cell, sensitivity, raw, large, ablation, memory, cfg)

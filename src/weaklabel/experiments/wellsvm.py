@@ -76,8 +76,8 @@ TABLES = {5: "Table 2", 10: "Table 3", 15: "Table 4"}
 #: Fig. 2's data sets (Sick is one of them)
 FIG2_SETS = ("Haberman", "Spectf", "Australian", "German", "Sick")
 #: baselines whose implementation differs documentably from the paper's description
-#: (method -> reason; the rule ``baseline_implementation`` of :mod:`weaklabel.causes`
-#: matches them against the column of a cell, so Tables 2-4 and Table 7)
+#: (method -> reason), shown in the report; a note is not a measurement, so it is no cause
+#: of a difference
 BASELINE_NOTES = {
     "TSVM": "this package's TSVM (Joachims 1999 label switching on its own SMO core, "
             "weaklabel.models.ssl.TSVM), not SVMlight as in the paper",
@@ -587,7 +587,7 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
     (columns :data:`weaklabel.causes.CAUSE_COLUMNS`; ``sensitivity``: the rows of
     :func:`run_sensitivity`, optional)."""
     from ..causes import assign_causes
-    from ..compare import build_comparison
+    from ..compare import build_comparison, classify
 
     rep = reproduced_cells(raw, cfg)
     arts = [TABLES[p] for p in cfg["label_pcts"] if p in TABLES]
@@ -598,25 +598,25 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
         c = cells67(rows67).assign(tolerance=float(cfg["tolerances"]["error"]))
         c67 = build_comparison(c, "wellsvm", artifacts=sorted(set(c.artifact)), decimals=1)
         out.append(c67[c67.reproduced.notna()])
-    comp = pd.concat(out, ignore_index=True)
+    comp = classify(pd.concat(out, ignore_index=True), substitutes=substitutes())
     return assign_causes(comp, **causes_evidence(raw, cfg, rows67, sensitivity))
+
+
+def substitutes() -> dict:
+    """The cells computed on other data than the paper's (``not_comparable``): the
+    registry's material mismatches for :data:`DATASETS` and the declared substitutes of
+    Table 7 (:data:`weaklabel.experiments._wellsvm_tables67.MISSING_DATA`)."""
+    from ..causes import registry_substitutes
+    from ._wellsvm_tables67 import MISSING_DATA
+
+    subs = registry_substitutes(dict(DATASETS), paper="WellSVM")
+    subs.update({("Table 7", k): v for k, v in MISSING_DATA.items()
+                 if v.startswith("substitute")})
+    return subs
 
 
 # --------------------------------------------------------------------------- causes
 _KEY = ["artifact", "row", "column"]
-
-
-def _first_reps(raw: pd.DataFrame, n: int) -> pd.DataFrame:
-    """The rows of the first ``n`` repetitions of every data set (in repetition order)."""
-    keep = raw[["dataset", "rep"]].drop_duplicates().sort_values(["dataset", "rep"])
-    keep = keep[keep.groupby("dataset").cumcount() < n]
-    return raw.merge(keep, on=["dataset", "rep"], how="inner")
-
-
-def _is_dataset_cell(cells: pd.DataFrame) -> pd.Series:
-    """True for the rows of Tables 2-4 that are one data set (not a summary row)."""
-    summary = {"SVM: win/tie/loss", "ave. acc.", "avg. acc.", "ave. rank", "avg. rank"}
-    return ~cells["row"].isin(summary)
 
 
 def runs_long(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
@@ -707,55 +707,55 @@ def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = 
     -------
     dict with
 
-    - ``spread``: mean, std (ddof = 1) and number of runs per cell of :func:`runs_long`,
-      with the paper's ``±`` (``published_std``) where ``published/wellsvm.csv`` has one;
-    - ``sens``: the repetition counts (``parameter = "repetitions"``: the data-set and
-      Tables 6-7 cells by :func:`weaklabel.causes.repetition_sensitivity`, the ranks,
-      averages and win/tie/loss counts recomputed on the first ``n`` repetitions of every
-      data set; a count above a data set's repetitions is skipped for its cells, and above
-      the run's largest for the summary cells) and the WellSVM variant (``parameter =
-      "WellSVM variant"``: every cell with the paper's variant and with the authors' code
-      variant, both run as the columns ``WellSVM`` and ``WellSVM (code)``) and, with
-      ``sensitivity``, the setting (``parameter = "kernel, C2"``: each data-set cell's mean
-      test accuracy over the sensitivity's repetitions at every grid setting, the selected
-      one among them);
-    - ``substitutes``: the registry's MISMATCH notes for :data:`DATASETS` and the declared
-      substitutes of Table 7 (:data:`weaklabel.experiments._wellsvm_tables67.MISSING_DATA`);
-    - ``documented``: :data:`BASELINE_NOTES`.
+    - ``spread``: per cell of :func:`runs_long`, mean, std (ddof = 1) and number of runs,
+      with the statistic the paper prints: ``mean`` for the accuracies and average accuracy
+      of Tables 2-4 (means over the paper's 30 repetitions, its ``±`` as
+      ``published_std``) and the errors of Tables 6-7 (means over the splits); ``rank`` for
+      a data set's rank cell, the band being the bootstrap interval of the rank of the
+      method's mean (:func:`weaklabel.cellstats.rank_of_means_band`, repetitions resampled
+      jointly for the five methods). The average-rank and win/tie/loss rows get no band
+      (a band from per-repetition ranks would be the wrong statistic);
+    - ``sens``: the WellSVM variant (``parameter = "WellSVM variant"``: every cell with the
+      paper's variant and with the authors' code variant, both run as the columns
+      ``WellSVM`` and ``WellSVM (code)``) and, with ``sensitivity``, the setting
+      (``parameter = "kernel, C2"``: each data-set cell's mean test accuracy over the
+      sensitivity's repetitions at every grid setting, the selected one among them). The
+      repetition count is spread, not a choice.
+
+    No baseline has a second implementation run on the same splits
+    (:data:`BASELINE_NOTES` are notes), so ``baseline_implementation`` is not run.
     """
-    from ..causes import (
-        choice_sensitivity,
-        registry_substitutes,
-        repetition_sensitivity,
-        spread_from_runs,
-    )
-    from ._wellsvm_tables67 import MISSING_DATA
+    from ..causes import choice_sensitivity, spread_from_runs
+    from ..cellstats import MIN_RUNS, rank_of_means_band
     from ._wellsvm_tables67 import reproduced_cells as cells67
 
     if not isinstance(raw, pd.DataFrame):
         raise ValueError(f"raw must be the DataFrame of run(), got {type(raw).__name__}.")
-    counts = check_rep_counts(cfg.get("sensitivity", DEFAULTS["sensitivity"]))
     runs = runs_long(raw, cfg, rows67)
-    spread = spread_from_runs(runs, "value", run="run")
+    ranked = runs.column.str.endswith(", rank") | runs.row.isin(["ave. rank", "avg. rank"])
+    spread = spread_from_runs(runs[~ranked], "value", run="run", statistic="mean")
     pub = published_frame()[_KEY + ["spread"]].rename(columns={"spread": "published_std"})
-    spread = spread.merge(pub, on=_KEY, how="left")
+    spread = spread.merge(pub, on=_KEY, how="left").assign(
+        published_reps=lambda f: np.where(f.artifact.isin(list(TABLES.values())), 30, np.nan))
+    # a data set's rank: the bootstrap band of the rank of the method's mean
+    bands, pubr = [], published_frame()
+    for pct, art in TABLES.items():
+        d = raw[(raw.label_pct == pct) & raw.method.isin(METHODS)]
+        for ds, g in d.groupby("dataset"):
+            wide = g.pivot_table(index="rep", columns="method", values="accuracy")
+            wide = wide[[m for m in METHODS if m in wide.columns]].dropna()
+            if wide.shape[1] < 2 or len(wide) < MIN_RUNS:
+                continue
+            for m in wide.columns:
+                b = rank_of_means_band(wide, m)
+                bands.append({"artifact": art, "row": _pub_row_name(pubr, art, ds),
+                              "column": f"{m}, rank", "statistic": "rank",
+                              "reproduced_mean": b.center, "reproduced_std": np.nan,
+                              "n_runs": b.n_runs, "band_low": b.low, "band_high": b.high})
+    if bands:
+        spread = pd.concat([spread, pd.DataFrame(bands)], ignore_index=True)
 
-    # repetition counts: per-run cells directly, derived cells recomputed on the first n
-    per_run = runs[~runs.column.str.contains(", ") & ~runs.row.isin(
-        ["ave. acc.", "avg. acc.", "ave. rank", "avg. rank"])]
-    sens = [repetition_sensitivity(per_run, "value", run="run", counts=counts)]
-    n_of = raw.groupby("dataset").rep.nunique()
-    pubr = published_frame()
-    for n in counts:
-        if not len(n_of) or n > n_of.max():
-            continue
-        c = reproduced_cells(_first_reps(raw, n), cfg)
-        short = {_pub_row_name(pubr, a, ds) for a in TABLES.values()
-                 for ds in n_of.index[n_of < n]}
-        derived = c.column.str.contains(", ") | ~_is_dataset_cell(c)
-        keep = derived & ~(_is_dataset_cell(c) & c.row.isin(short))
-        sens.append(c.loc[keep, _KEY].assign(parameter="repetitions", choice=f"n={n}",
-                                             reproduced=c.loc[keep, "reproduced"].values))
+    sens = []
     # the WellSVM variant: the paper's (Eq. (14)) and the authors' code's, both run
     variant = []
     swapped = _variant_swapped(raw)
@@ -795,12 +795,7 @@ def causes_evidence(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = 
                                            parameter="kernel, C2"))
     sens = pd.concat([s for s in sens if len(s)], ignore_index=True) if any(
         len(s) for s in sens) else None
-
-    subs = registry_substitutes(dict(DATASETS), paper="WellSVM")
-    subs.update({("Table 7", k): v for k, v in MISSING_DATA.items()
-                 if v.startswith("substitute")})
-    return {"spread": spread, "sens": sens, "substitutes": subs,
-            "documented": dict(BASELINE_NOTES)}
+    return {"spread": spread, "sens": sens}
 
 
 def tables67(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame:

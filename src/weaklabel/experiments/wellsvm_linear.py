@@ -99,8 +99,8 @@ SUBSTITUTES = {
     for name, kw in LINEAR_SETS.items()
 }
 #: baselines whose implementation differs documentably from the paper's description
-#: (method -> reason). SVMlin runs in Figs. 3-4 only (no comparison cell); Table 5's
-#: methods are in its rows, which the rule ``baseline_implementation`` does not match.
+#: (method -> reason), shown in the report. SVMlin runs in Figs. 3-4 only (no comparison
+#: cell).
 BASELINE_NOTES = {
     "SVMlin": "written here from Sindhwani & Keerthi (2006) (weaklabel.solvers.svmlin), not "
               "the SVMlin program; not run beyond svmlin_max_n training points",
@@ -656,7 +656,7 @@ def linear_comparison(t5: pd.DataFrame, cfg: dict, raw5: pd.DataFrame | None = N
     :func:`run_table5`, adds the repetition-count sensitivity; without it the spread comes
     from ``t5``)."""
     from ..causes import assign_causes
-    from ..compare import build_comparison
+    from ..compare import build_comparison, classify
 
     rep = []
     for r in t5.itertuples():
@@ -670,6 +670,10 @@ def linear_comparison(t5: pd.DataFrame, cfg: dict, raw5: pd.DataFrame | None = N
                                      "note"])
     comp = build_comparison(rep, "wellsvm", artifacts=["Table 5"], decimals=2)
     comp = comp[comp.reproduced.notna()].reset_index(drop=True)
+    # the sets are seeded generators, not the paper's corpora: shown, not compared
+    subs = {("Table 5", f"{d}, {m}"): SUBSTITUTES[d] for d in LINEAR_SETS
+            for m in ("SVM", "WellSVM")}
+    comp = classify(comp, substitutes=subs)
     return assign_causes(comp, **linear_causes_evidence(t5, cfg, raw5))
 
 
@@ -694,20 +698,18 @@ def linear_causes_evidence(t5: pd.DataFrame, cfg: dict, raw5: pd.DataFrame | Non
 
     - ``spread``: per Table 5 cell (row ``"<set>, <method>"``, column the labelled count)
       the mean, std (ddof = 1) and number of repetitions (from ``raw5``, else from ``t5``),
-      with the paper's ``±`` (``published_std``);
-    - ``sens`` (with ``raw5`` only): the repetition counts,
-      :func:`weaklabel.causes.repetition_sensitivity` (a count above the repetitions run
-      is skipped);
-    - ``substitutes``: :data:`SUBSTITUTES` for every row of each data set;
-    - ``documented``: :data:`BASELINE_NOTES`.
+      with the paper's ``±`` (``published_std``); the paper prints means over repetitions,
+      so the statistic is ``mean``.
+
+    Every cell is on a substitute (:data:`SUBSTITUTES`), so it is ``not_comparable`` and
+    needs no cause; the spread is kept for the report.
     """
     from .. import published
-    from ..causes import repetition_sensitivity, spread_from_runs
+    from ..causes import spread_from_runs
 
     if not isinstance(t5, pd.DataFrame):
         raise ValueError(f"t5 must be the DataFrame of table5_summary, got "
                          f"{type(t5).__name__}.")
-    sens = None
     if raw5 is not None:
         if not isinstance(raw5, pd.DataFrame):
             raise ValueError(f"raw5 must be None or the DataFrame of run_table5, got "
@@ -720,10 +722,7 @@ def linear_causes_evidence(t5: pd.DataFrame, cfg: dict, raw5: pd.DataFrame | Non
                                "accuracy": raw5[col].to_numpy(dtype=float)})
                  for m, col in (("SVM", "svm_accuracy"), ("WellSVM", "wellsvm_accuracy"))]
         runs = pd.concat(parts, ignore_index=True)
-        spread = spread_from_runs(runs, "accuracy", run="rep")
-        rc = cfg.get("sensitivity", DEFAULTS["sensitivity"]).get("rep_counts")
-        sens = repetition_sensitivity(runs, "accuracy", run="rep", counts=rc)
-        sens = sens if len(sens) else None
+        spread = spread_from_runs(runs, "accuracy", run="rep", statistic="mean")
     else:
         rows = []
         for r in t5.itertuples():
@@ -733,15 +732,13 @@ def linear_causes_evidence(t5: pd.DataFrame, cfg: dict, raw5: pd.DataFrame | Non
                 rows.append(("Table 5", f"{r.dataset}, {m}", str(int(r.labelled)),
                              float(mean), float(sd) if n >= 2 else np.nan, n))
         spread = pd.DataFrame(rows, columns=["artifact", "row", "column", "reproduced_mean",
-                                             "reproduced_std", "n_runs"])
+                                             "reproduced_std", "n_runs"]).assign(
+                                                 statistic="mean")
     pub = published.load("wellsvm")
     pub = pub.loc[pub.artifact == "Table 5", ["artifact", "row", "column", "spread"]]
     spread = spread.merge(pub.rename(columns={"spread": "published_std"}),
                           on=["artifact", "row", "column"], how="left")
-    subs = {("Table 5", f"{d}, {m}"): SUBSTITUTES[d] for d in LINEAR_SETS
-            for m in ("SVM", "WellSVM")}
-    return {"spread": spread, "sens": sens, "substitutes": subs,
-            "documented": dict(BASELINE_NOTES)}
+    return {"spread": spread}
 
 
 # --------------------------------------------------------------------------- crosscheck
