@@ -194,9 +194,9 @@ def test_every_differs_row_gets_a_cause_and_nothing_else_changes():
     comp = _comp([("a", "M", 70.0, 80.0, 5.0), ("b", "M", 70.0, 72.0, 5.0),
                   ("c", "M", 70.0, 70.04, 5.0), ("d", "M", 70.0, 50.0, 5.0)])
     comp.loc[4] = ["p", "Table 2", "e", "M", np.nan, 3.0, np.nan, 5.0, "not_published", "",
-                   np.nan, False]
+                   np.nan, False, np.nan]
     comp.loc[5] = ["p", "Table 2", "f", "M", 70.0, np.nan, np.nan, 5.0, "not_run", "", np.nan,
-                   False]
+                   False, np.nan]
     spread = _spread(comp, [78.0] * 6, [1.0] * 6, [5] * 6).assign(published_std=0.5)
     out = assign_causes(comp, spread=spread)
     assert list(out.columns) == COLUMNS + CAUSE_COLUMNS

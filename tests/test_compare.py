@@ -170,6 +170,11 @@ def test_headline_counts_every_verdict_and_difference_size():
     assert size.at["T", "cells"] == 2 and size.at["T", "mean_abs_delta"] == 1.5
     assert size.at["T", "median_delta_over_tolerance"] == 1.5
     assert size.at["U", "median_delta_over_tolerance"] == 0.5
+    assert h["degenerate"] == 0
+    shares = comp[["artifact", "row", "column"]].assign(one_class_share=[0.0, 0.4, 1.0, np.nan])
+    out = compare.classify(comp, one_class=shares)
+    assert out["one_class_share"].tolist()[:3] == [0.0, 0.4, 1.0]
+    assert compare.headline(out)["degenerate"] == 1  # the not_run cell is not compared
     empty = compare.headline(comp.iloc[:0])
     assert empty["compared"] == 0 and np.isnan(empty["agree_rate"])
 

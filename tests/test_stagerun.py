@@ -165,6 +165,25 @@ def test_a_copy_left_by_a_killed_run_is_restored_first_and_by_the_cli(repo, caps
     assert S.interrupted_stages(repo) == []
 
 
+def test_restore_refuses_while_the_stage_is_running(repo, capsys, monkeypatch):
+    monkeypatch.chdir(repo)
+    S.save_outputs("toy", ["results/toy/table.csv"], repo)
+    marker = S.backup_dir("toy", repo) / S.MARKER
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
+                             "weaklabel.pipeline", "run", "toy"])
+    try:
+        marker.write_text(f"{live.pid}\n")
+        assert S.running_pid("toy", repo) == live.pid
+        assert pipeline_main(["restore", "toy"]) == 2
+        assert "still running (process" in capsys.readouterr().err
+    finally:
+        live.kill()
+        live.wait()
+    # the run is gone: restoring is allowed again
+    assert S.running_pid("toy", repo) is None
+    assert pipeline_main(["restore", "toy"]) == 0
+
+
 def test_bad_stage_and_profile_are_errors_naming_them(repo, capsys, monkeypatch):
     monkeypatch.chdir(repo)
     with pytest.raises(ValueError, match="stage must be one of"):

@@ -23,7 +23,7 @@ from weaklabel.models.usmo import RampPU
 from weaklabel.pipeline import load_params
 from weaklabel.published import load as load_published
 
-from conftest import skip_if_stale
+from conftest import needs_mirror, skip_if_stale
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "results" / "usmo"
@@ -360,3 +360,23 @@ def test_causes_scoring_rule_uses_the_demo2_artifact(published_tables):
     d = out[(out.verdict == "differs") & out.artifact.str.contains("correct")
             & (out.row != "Avg.")]
     assert len(d) and d.cause.str.startswith("scoring").all()
+
+
+@needs_mirror
+def test_all_positive_f1_is_the_trivial_value_and_marks_uninformative_cells(published_tables):
+    triv = ex.all_positive_f1(["Heart", "Spectf"], seed=0)
+    assert set(triv) == {"Heart", "Spectf"}          # Avg. only with all 12 sets
+    _, y = ex.load_small("usmo-heart")
+    from weaklabel.data import pu_split as split_of
+
+    yu = y[split_of(y, pi=0.44, rule="usmo", random_state=0).unlabelled]
+    assert triv["Heart"] == pytest.approx(ex.f1_majority(yu, np.ones_like(yu)))
+    cells = published_tables[published_tables["row"].isin(["Heart", "Spectf"])
+                             & published_tables["value"].notna()]
+    comp = ex.comparison(_scores_from(cells), ex.config({"tolerance_cell": 4.0}))
+    heart = comp[comp.row == "Heart"]
+    assert np.allclose(heart.trivial, triv["Heart"])
+    # uninformative exactly where the trivial value is within the tolerance of the paper
+    near = (heart.trivial - heart.published).abs() <= heart.tolerance
+    assert (heart.uninformative == (near & heart.verdict.isin(
+        ["match", "within_tolerance", "differs"]))).all()

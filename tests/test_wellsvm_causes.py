@@ -458,3 +458,30 @@ def test_ssl_setting_sensitivity_takes_the_main_fit_and_refits_the_rest():
     with pytest.raises(ValueError, match="sensitivity lacks"):
         W.causes_evidence(raw, cfg, sensitivity=sens.drop(columns="choice"))
     _every_differs_has_a_cause(W.comparison(raw, cfg, sensitivity=sens))
+
+
+def test_majority_accuracy_is_the_trivial_value_of_accuracy_cells():
+    from weaklabel.experiments._wellsvm_uci import load_dataset
+
+    t = W.majority_accuracy(["Haberman"], ["Table 2", "Table 4"])
+    _, y = load_dataset("Haberman")
+    share = max(y.mean(), 1 - y.mean())
+    assert set(t.row) == {"Haberman", "haberman"}    # Table 4 prints lower case
+    assert np.allclose(t.trivial, share) and len(t) == 2 * len(W.METHODS)
+    comp = W.comparison(_ssl_raw(), _ssl_cfg())
+    hab = comp[(comp.row == "Haberman") & comp.column.isin(W.METHODS)]
+    assert np.allclose(hab.trivial, share)
+    # ranks and counts have no trivial value
+    assert comp[comp.column.str.endswith(", rank")].trivial.isna().all()
+
+
+def test_one_class_shares_count_the_repetitions_that_warned():
+    raw = _ssl_raw().assign(warnings_one_class=0)
+    raw.loc[(raw.dataset == "Heart") & (raw.method == "SVM") & (raw.rep == 0)
+            & (raw.label_pct == 5), "warnings_one_class"] = 2
+    t = W.one_class_shares(raw).set_index(["artifact", "row", "column"]).one_class_share
+    assert t[("Table 2", "Heart", "SVM")] == pytest.approx(1 / 3)
+    assert t[("Table 2", "Heart", "WellSVM")] == 0.0 and t[("Table 4", "heart", "SVM")] == 0.0
+    comp = W.comparison(raw, _ssl_cfg())
+    assert _key(comp, "Table 2", "Heart", "SVM").one_class_share == pytest.approx(1 / 3)
+    assert W.one_class_shares(raw.drop(columns="warnings_one_class")).empty

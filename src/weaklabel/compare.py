@@ -58,7 +58,7 @@ from . import published as _published
 from ._io import write_csv
 
 COLUMNS = ["paper", "artifact", "row", "column", "published", "reproduced", "delta",
-           "tolerance", "verdict", "note", "trivial", "uninformative"]
+           "tolerance", "verdict", "note", "trivial", "uninformative", "one_class_share"]
 #: every verdict, in reading order (module docstring)
 VERDICTS = ("match", "within_tolerance", "differs", "not_run", "not_comparable",
             "by_construction", "not_published")
@@ -169,7 +169,7 @@ def build_comparison(reproduced: pd.DataFrame, paper: str, *,
                 "column": cell["column"], "published": pv, "reproduced": val,
                 "delta": val - pv if np.isfinite(pv) and np.isfinite(val) else np.nan,
                 "tolerance": tol, "verdict": v, "note": note, "trivial": np.nan,
-                "uninformative": False,
+                "uninformative": False, "one_class_share": np.nan,
             })
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -208,8 +208,26 @@ def _join_note(reason: str, note) -> str:
     return reason if not note else f"{reason}; {note}"
 
 
+def _per_cell(comp: pd.DataFrame, values, name: str) -> np.ndarray:
+    """A number per row of ``comp`` from a callable ``row -> value`` or a frame keyed by
+    ``artifact, row, column`` with the column ``name`` (NaN where absent)."""
+    if callable(values):
+        return np.asarray([float(values(r)) for _, r in comp.iterrows()], dtype=float)
+    need = {"artifact", "row", "column", name}
+    if not isinstance(values, pd.DataFrame) or not need <= set(values.columns):
+        raise ValueError(f"{name} must be a callable or a DataFrame with columns "
+                         f"{sorted(need)}.")
+    if values.duplicated(_KEY).any():
+        raise ValueError(f"{name} has duplicated cells.")
+    look = {tuple(map(str, k)): float(v) for k, v in
+            zip(values[_KEY].itertuples(index=False), values[name])}
+    return np.asarray([look.get((str(a), str(r), str(c)), np.nan)
+                       for a, r, c in zip(comp["artifact"], comp["row"], comp["column"])],
+                      dtype=float)
+
+
 def classify(comp: pd.DataFrame, *, substitutes=None, by_construction=None,
-             trivial=None) -> pd.DataFrame:
+             trivial=None, one_class=None) -> pd.DataFrame:
     """A copy of ``comp`` (:func:`build_comparison`) with the verdicts that are not
     agreement set, and the trivial predictor's value.
 
@@ -234,6 +252,11 @@ def classify(comp: pd.DataFrame, *, substitutes=None, by_construction=None,
         callable ``row -> value`` (NaN: unknown). Fills ``trivial`` and sets
         ``uninformative`` on comparable cells (:data:`COMPARED`) where it lies within the
         cell's tolerance of the published number.
+    one_class : DataFrame or callable, optional
+        The share of the cell's runs whose fit predicted one class for every test point:
+        ``artifact, row, column, one_class_share`` or a callable ``row -> share`` (NaN: not
+        recorded). Fills ``one_class_share``; a cell with a positive share rests on
+        degenerate fits, which reports mark and claims treat as inconclusive.
 
     Numbers, deltas and tolerances are never changed; ``not_published`` and ``not_run`` rows
     keep their verdict.
@@ -260,20 +283,9 @@ def classify(comp: pd.DataFrame, *, substitutes=None, by_construction=None,
                 notes[i] = _join_note(f"set by the protocol: {why}", notes[i])
     out["verdict"], out["note"] = verdicts, notes
     if trivial is not None:
-        if callable(trivial):
-            tv = [float(trivial(r)) for _, r in out.iterrows()]
-        else:
-            need = {"artifact", "row", "column", "trivial"}
-            if not isinstance(trivial, pd.DataFrame) or not need <= set(trivial.columns):
-                raise ValueError(f"trivial must be a callable or a DataFrame with columns "
-                                 f"{sorted(need)}.")
-            if trivial.duplicated(_KEY).any():
-                raise ValueError("trivial has duplicated cells.")
-            look = {tuple(map(str, k)): float(v) for k, v in
-                    zip(trivial[_KEY].itertuples(index=False), trivial["trivial"])}
-            tv = [look.get((str(a), str(r), str(c)), np.nan)
-                  for a, r, c in zip(out["artifact"], out["row"], out["column"])]
-        out["trivial"] = np.asarray(tv, dtype=float)
+        out["trivial"] = _per_cell(out, trivial, "trivial")
+    if one_class is not None:
+        out["one_class_share"] = _per_cell(out, one_class, "one_class_share")
     pub, tol, tr = (out[c].to_numpy(dtype=float) for c in ("published", "tolerance", "trivial"))
     with np.errstate(invalid="ignore"):
         near = np.abs(tr - pub) <= tol
@@ -286,7 +298,8 @@ def headline(comp: pd.DataFrame) -> dict:
 
     ``cells`` (rows with a published number), one count per verdict, ``uninformative``
     (comparable cells where the trivial predictor is within tolerance), ``compared``
-    (comparable, informative cells), ``agree`` (of those, ``match`` or
+    (comparable, informative cells), ``degenerate`` (of those, cells with a run that
+    predicted one class, ``one_class_share > 0``), ``agree`` (of those, ``match`` or
     ``within_tolerance``), ``disagree`` (of those, ``differs``) and ``agree_rate``
     (``agree / compared``, NaN when nothing was compared).
     """
@@ -296,6 +309,9 @@ def headline(comp: pd.DataFrame) -> dict:
     out = {"cells": int((v != "not_published").sum())}
     out.update({k: int((v == k).sum()) for k in VERDICTS})
     out["uninformative"] = int((v.isin(COMPARED) & unin).sum())
+    share = (comp["one_class_share"].astype(float) if "one_class_share" in comp
+             else pd.Series(np.nan, index=comp.index))
+    out["degenerate"] = int((comparable & (share > 0)).sum())
     out["compared"] = int(comparable.sum())
     out["agree"] = int((comparable & v.isin(AGREE)).sum())
     out["disagree"] = out["compared"] - out["agree"]

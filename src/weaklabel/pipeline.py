@@ -163,6 +163,9 @@ def verdict_summary(comp, csv: str, what: str = "published cells") -> str:
         parts.append(f"**{h['differs']}** differ in all, the uninformative cells included "
                      f"(**{n_unexp}** with no cause the rules of `weaklabel.causes` can "
                      "measure: `unexplained`)")
+    if h["degenerate"]:
+        parts.append(f"**{h['degenerate']}** compared cells rest on runs whose fit predicted "
+                     "one class for every test point (column `one_class_share`)")
     apart = [(h["uninformative"], "where the trivial predictor is also within tolerance"),
              (h["by_construction"], "set by the protocol"),
              (h["not_comparable"], "on other data than the paper's"),
@@ -358,6 +361,7 @@ SUMMARY_COLUMNS = (("paper", "paper"), ("scoring", "scoring"),
                    ("cells", "published cells"), ("compared", "compared"),
                    ("agree", "agree (match or within tolerance)"), ("disagree", "differ"),
                    ("unexplained", "of which unexplained"),
+                   ("degenerate", "of which with one-class fits"),
                    ("uninformative", "trivial predictor also within tolerance"),
                    ("by_construction", "set by the protocol"),
                    ("not_comparable", "on other data"), ("not_run", "not run"),
@@ -398,7 +402,8 @@ def summary_rows(root: str | Path | None = None) -> list[dict]:
             groups = [(k, c[sc == k]) for k in sorted(sc.unique())]
         for i, (scoring, g) in enumerate(groups):
             h = headline(g) if g is not None else dict.fromkeys(
-                ("cells", "compared", "agree", "disagree", "uninformative", "by_construction",
+                ("cells", "compared", "agree", "disagree", "degenerate", "uninformative",
+                 "by_construction",
                  "not_comparable", "not_run"), 0)
             # differences whose computed cause is "unexplained" (weaklabel.causes); "–"
             # for a comparison written before causes were assigned
@@ -683,6 +688,12 @@ def main(argv=None) -> int:
     root = repo_root()
     try:
         if args.cmd == "restore":
+            from .stagerun import running_pid
+
+            pid = running_pid(args.stage, root)
+            if pid is not None:
+                raise ValueError(f"stage {args.stage} is still running (process {pid}); stop "
+                                 "it first (its outputs are put back when it ends).")
             restored = restore_outputs(args.stage, root)
             print(f"stage {args.stage}: {len(restored)} output path(s) restored.")
             return 0

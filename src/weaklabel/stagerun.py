@@ -133,6 +133,24 @@ def save_outputs(stage: str, paths: list[str], root: Path) -> Path:
     return bdir
 
 
+def running_pid(stage: str, root: Path) -> int | None:
+    """The pid of the process that is running ``stage`` (recorded in its backup's marker),
+    or None when no run of it is alive."""
+    import psutil
+
+    try:
+        pid = int((backup_dir(stage, root) / MARKER).read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    if pid == os.getpid() or not psutil.pid_exists(pid):
+        return None
+    try:
+        cmd = " ".join(psutil.Process(pid).cmdline())
+    except psutil.Error:
+        return None
+    return pid if "weaklabel" in cmd else None
+
+
 def restore_outputs(stage: str, root: Path, keep: bool = False) -> list[str]:
     """Put the outputs saved by :func:`save_outputs` back: every declared path is replaced
     by its saved copy, or removed when it did not exist before the run. ``keep`` leaves the

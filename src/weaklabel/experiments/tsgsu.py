@@ -1354,8 +1354,8 @@ def comparison(raw: pd.DataFrame, cl: pd.DataFrame, cfg: dict, *,
                                  else "not_run"),
                      "note": ("holds: " if rep == 1.0 else "does not hold: " if rep == 0.0
                               else "not tested: ") + c.evidence})
-    comp = classify(pd.DataFrame(rows, columns=COLUMNS).assign(trivial=np.nan,
-                                                               uninformative=False),
+    comp = classify(pd.DataFrame(rows, columns=COLUMNS).assign(
+        trivial=np.nan, uninformative=False, one_class_share=np.nan),
                     substitutes=claim_substitutes(cl, cfg))
     return assign_causes(comp, **causes_evidence(
         cl, cfg, raw=raw, large=large, ablation=ablation, memory=memory, rate=rate,

@@ -598,8 +598,49 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
         c = cells67(rows67).assign(tolerance=float(cfg["tolerances"]["error"]))
         c67 = build_comparison(c, "wellsvm", artifacts=sorted(set(c.artifact)), decimals=1)
         out.append(c67[c67.reproduced.notna()])
-    comp = classify(pd.concat(out, ignore_index=True), substitutes=substitutes())
+    comp = classify(pd.concat(out, ignore_index=True), substitutes=substitutes(),
+                    trivial=majority_accuracy(sorted(set(raw.dataset)), arts),
+                    one_class=one_class_shares(raw))
     return assign_causes(comp, **causes_evidence(raw, cfg, rows67, sensitivity))
+
+
+def one_class_shares(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per accuracy cell of Tables 2-4, the share of its repetitions whose fit warned that it
+    predicted one class (``warnings_one_class > 0`` in ``raw``); columns ``artifact, row,
+    column, one_class_share`` (:func:`weaklabel.compare.classify`). Empty when ``raw`` does
+    not record the warning."""
+    cols = ["artifact", "row", "column", "one_class_share"]
+    if "warnings_one_class" not in raw.columns:
+        return pd.DataFrame(columns=cols)
+    pub = published_frame()
+    d = raw[raw.label_pct.isin(list(TABLES)) & raw.method.isin(METHODS)]
+    g = (d.assign(one=d.warnings_one_class.fillna(0) > 0)
+         .groupby(["label_pct", "dataset", "method"]).one.mean().reset_index())
+    art = g.label_pct.map(TABLES)
+    return pd.DataFrame({"artifact": art.values,
+                         "row": [_pub_row_name(pub, a, x) for a, x in zip(art, g.dataset)],
+                         "column": g.method.values, "one_class_share": g.one.values})[cols]
+
+
+def majority_accuracy(datasets, artifacts) -> pd.DataFrame:
+    """The trivial predictor's value of the accuracy cells of Tables 2-4: the share of each
+    data set's majority class (the accuracy of predicting it everywhere, the test splits
+    being random draws of the set), for every method's column, and its mean over the sets
+    in the average-accuracy row when every set of the table is there. Columns ``artifact,
+    row, column, trivial`` (:func:`weaklabel.compare.classify`)."""
+    pub = published_frame()
+    share = {}
+    for d in datasets:
+        _, y = load_dataset(d)
+        share[d] = float(max(y.mean(), 1 - y.mean()))
+    rows = []
+    for art in artifacts:
+        names = {d: _pub_row_name(pub, art, d) for d in share}
+        rows += [(art, names[d], m, v) for d, v in share.items() for m in METHODS]
+        if len(share) == len(DATASETS):
+            avg_row = "ave. acc." if art == "Table 2" else "avg. acc."
+            rows += [(art, avg_row, m, float(np.mean(list(share.values())))) for m in METHODS]
+    return pd.DataFrame(rows, columns=["artifact", "row", "column", "trivial"])
 
 
 def substitutes() -> dict:
