@@ -63,3 +63,38 @@ def test_wellsvm_brief_prints_the_results(tmp_path):
     for s in ("3.2e-07", "6 of 6", "151 of 192", "0.751 ± 0.023", "SVM 0.700, WellSVM 0.750",
               "best: WellSVM", "1 of 2 hold", "5 % labelled** (Table 2", "the 2 data sets"):
         assert s in out, s
+
+
+def test_papers_block_counts_comparisons_and_claims(tmp_path):
+    d = tmp_path / "results" / "usmo"
+    d.mkdir(parents=True)
+    rows = [("Table III (correct scoring)", "match", False),
+            ("Table III (correct scoring)", "differs", False),
+            ("Table III (correct scoring)", "by_construction", False),
+            ("Table III (correct scoring)", "within_tolerance", True),
+            ("Table III (demo2 scoring)", "match", False)]
+    pd.DataFrame({"artifact": [a for a, _, _ in rows], "verdict": [v for _, v, _ in rows],
+                  "uninformative": [u for _, _, u in rows]}).to_csv(d / "comparison.csv",
+                                                                      index=False)
+    t = tmp_path / "results" / "tsgsu"
+    t.mkdir(parents=True)
+    pd.DataFrame({"holds": [True, False, None]}).to_csv(t / "claims.csv", index=False)
+    block = readme.papers_block(tmp_path)
+    usmo = next(r for r in block.splitlines() if "`usmo`" in r)
+    # the correct scoring only: 1 of 2 compared agree; apart: 1 set by the protocol and
+    # 1 trivially reached; no claims table
+    assert "| 1 of 2 |" in usmo and "1 set by the protocol" in usmo
+    assert "1 trivially reached" in usmo and "no claims table yet" in usmo
+    tsgsu = next(r for r in block.splitlines() if "`tsgsu`" in r)
+    assert "not run yet" in tsgsu and "| 1 / 2 (1) |" in tsgsu
+    mcls = next(r for r in block.splitlines() if "`mcls`" in r)
+    assert "not run yet" in mcls and "no claims table yet" in mcls
+
+
+def test_claim_tally_reads_both_schemas():
+    assert readme.claim_tally(pd.DataFrame({"verdict": ["holds", "does not hold",
+                                                        "inconclusive"]})) == (1, 1, 1)
+    assert readme.claim_tally(pd.DataFrame({"verdict": ["does_not_hold", "not_tested"]})) == (
+        0, 1, 1)
+    assert readme.claim_tally(pd.DataFrame({"holds": ["True", "False", "", "True"]})) == (
+        2, 1, 1)
