@@ -54,8 +54,7 @@ def test_wellsvm_brief_prints_the_results(tmp_path):
         "golden_splits": 30, "golden_accuracy_mean": 0.7512, "golden_accuracy_std": 0.0234,
         "golden_seconds_mean": 0.41,
         "mean_accuracy": {"5%": {"SVM": 0.7, "WellSVM": 0.75}}}))
-    pd.DataFrame({"claim": ["a", "b"], "ours": ["x", "y"],
-                  "verdict": ["holds", "does not hold"]}).to_csv(d / "claims.csv", index=False)
+    _claims(["holds", "does_not_hold"]).to_csv(d / "claims.csv", index=False)
     pd.DataFrame({"dataset": ["A", "A", "B", "B"], "method": ["SVM", "WellSVM"] * 2,
                   "mean": [0.6, 0.7, 0.8, 0.8]}).to_csv(d / "table2.csv", index=False)
     text = "<!-- wellsvm-brief:begin -->\nold\n<!-- wellsvm-brief:end -->\n"
@@ -78,23 +77,48 @@ def test_papers_block_counts_comparisons_and_claims(tmp_path):
                                                                       index=False)
     t = tmp_path / "results" / "tsgsu"
     t.mkdir(parents=True)
-    pd.DataFrame({"holds": [True, False, None]}).to_csv(t / "claims.csv", index=False)
+    _claims(["holds", "does_not_hold", "not_tested"]).to_csv(t / "claims.csv", index=False)
+    m = tmp_path / "results" / "mcls"
+    m.mkdir(parents=True)
+    # a legacy schema is not read as claims
+    pd.DataFrame({"holds": [True, False]}).to_csv(m / "claims.csv", index=False)
     block = readme.papers_block(tmp_path)
     usmo = next(r for r in block.splitlines() if "`usmo`" in r)
     # the correct scoring only: 1 of 2 compared agree; apart: 1 set by the protocol and
     # 1 trivially reached; no claims table
     assert "| 1 of 2 |" in usmo and "1 set by the protocol" in usmo
-    assert "1 trivially reached" in usmo and "no claims table yet" in usmo
+    assert "1 trivially reached" in usmo and "no claims table in the common schema" in usmo
+    assert "not assessable" in usmo
     tsgsu = next(r for r in block.splitlines() if "`tsgsu`" in r)
-    assert "not run yet" in tsgsu and "| 1 / 2 (1) |" in tsgsu
+    # 2 decided < 3 (docs/replication-classes.md): not assessable
+    assert "not run yet" in tsgsu and "| 1 / 2 (1) |" in tsgsu and "not assessable" in tsgsu
     mcls = next(r for r in block.splitlines() if "`mcls`" in r)
-    assert "not run yet" in mcls and "no claims table yet" in mcls
+    assert "not run yet" in mcls and "no claims table in the common schema" in mcls
+    clus = next(r for r in block.splitlines() if "`wellsvm_clustering`" in r)
+    assert clus.endswith("| 〃 |")
 
 
-def test_claim_tally_reads_both_schemas():
-    assert readme.claim_tally(pd.DataFrame({"verdict": ["holds", "does not hold",
-                                                        "inconclusive"]})) == (1, 1, 1)
-    assert readme.claim_tally(pd.DataFrame({"verdict": ["does_not_hold", "not_tested"]})) == (
-        0, 1, 1)
-    assert readme.claim_tally(pd.DataFrame({"holds": ["True", "False", "", "True"]})) == (
-        2, 1, 1)
+def test_papers_block_shows_the_class_of_a_paper_over_its_parts(tmp_path):
+    for stage, verdicts in (("wellsvm", ["holds"] * 3), ("wellsvm_clustering", ["holds"]),
+                            ("wellsvm_mil", ["does_not_hold"]),
+                            ("wellsvm_linear", ["holds", "inconclusive"])):
+        d = tmp_path / "results" / stage
+        d.mkdir(parents=True)
+        _claims(verdicts).to_csv(d / "claims.csv", index=False)
+    block = readme.papers_block(tmp_path)
+    row = next(r for r in block.splitlines() if "`wellsvm`" in r)
+    # over all parts: 5 of 6 decided hold (0.83 >= 0.8), 1 undecided
+    assert "| 3 / 3 (0) | **replicated** |" in row
+    mil = next(r for r in block.splitlines() if "`wellsvm_mil`" in r)
+    assert "| 0 / 1 (0) | 〃 |" in mil
+
+
+def _claims(verdicts):
+    n = len(verdicts)
+    decided = [v in ("holds", "does_not_hold") for v in verdicts]
+    return pd.DataFrame({"claim": [f"C{i}" for i in range(n)], "text": ["t"] * n,
+                         "source": ["Table 2"] * n,
+                         "test": ["a > b" if d else "" for d in decided],
+                         "threshold": ["0" if d else "" for d in decided],
+                         "ours": ["1 vs 0" if d else "" for d in decided],
+                         "verdict": verdicts, "note": ["" if d else "why" for d in decided]})

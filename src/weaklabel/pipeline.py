@@ -158,7 +158,8 @@ def verdict_summary(comp, csv: str, what: str = "published cells") -> str:
     rate = "" if not h["compared"] else f" ({100 * h['agree'] / h['compared']:.0f} %)"
     parts = [f"**{h['agree']}** of **{h['compared']}** compared cells agree{rate}"]
     if h["differs"]:
-        n_unexp = (int((comp["cause"].fillna("").astype(str) == "unexplained").sum())
+        n_unexp = (int((comp["cause"].astype(object).fillna("").astype(str)
+                        == "unexplained").sum())
                    if "cause" in comp else 0)
         parts.append(f"**{h['differs']}** differ in all, the uninformative cells included "
                      f"(**{n_unexp}** with no cause the rules of `weaklabel.causes` can "
@@ -173,6 +174,26 @@ def verdict_summary(comp, csv: str, what: str = "published cells") -> str:
     parts += [f"**{n}** {why}" for n, why in apart if n]
     return (f"**{h['cells']} {what}**: " + "; ".join(parts)
             + f" (every cell with its tolerance, verdict and cause: [{Path(csv).name}]({csv})).")
+
+
+def size_summary(comp) -> str:
+    """Markdown for a report: per table (artifact), the size of the differences over its
+    compared, informative cells (as :func:`size_rows`; :func:`weaklabel.compare.difference_size`):
+    cells, mean and median ``|delta|`` and median ``|delta| / tolerance``; one sentence when
+    nothing was compared."""
+    from .compare import difference_size
+
+    if "uninformative" in comp:
+        comp = comp[~comp["uninformative"].astype(bool)]
+    d = difference_size(comp)
+    if d.empty:
+        return "No cell was compared, so there is no size of differences to report.\n"
+    lines = ["| table | compared cells | mean abs. delta | median abs. delta | "
+             "median abs. delta / tolerance |", "|---|---:|---:|---:|---:|"]
+    lines += [f"| {r.artifact} | {r.cells} | {r.mean_abs_delta:.3g} | "
+              f"{r.median_abs_delta:.3g} | {r.median_delta_over_tolerance:.3g} |"
+              for r in d.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
 
 
 def notebook_title(nb: dict) -> str:
@@ -410,7 +431,8 @@ def summary_rows(root: str | Path | None = None) -> list[dict]:
             if g is None or "cause" not in g:
                 unexp = "–"
             else:
-                unexp = int((g["cause"].fillna("").astype(str) == "unexplained").sum())
+                unexp = int((g["cause"].astype(object).fillna("").astype(str)
+                             == "unexplained").sum())
             rows.append({"paper": d.name, "scoring": scoring or "–",
                          **{k: h[k] for k, _ in SUMMARY_COLUMNS if k in h},
                          "unexplained": unexp,
@@ -470,6 +492,14 @@ def summary(root: str | Path | None = None) -> str:
     sizes = ("\n## Size of the differences\n\nOver the compared cells (comparable, "
              "informative) of each table: how far ours are from the published numbers.\n\n"
              + size_markdown(size_rows(root)) + "\n")
+    from .claims import paper_verdicts, verdicts_markdown
+
+    verdicts = paper_verdicts(root)
+    claims_md = ("\n## Claims and replication class\n\nFrom `results/*/claims.csv` (one row per "
+                 "claim of the paper, its test and threshold declared before the run); the "
+                 "class of each paper by the rules of `docs/replication-classes.md`.\n\n"
+                 + verdicts_markdown(verdicts))
+    sizes += claims_md
     write_text(md + sizes, root / "results" / "summary.md")
     readme = root / "README.md"
     if readme.is_file():
@@ -478,7 +508,7 @@ def summary(root: str | Path | None = None) -> str:
             head, rest = text.split(README_BEGIN, 1)
             _, tail = rest.split(README_END, 1)
             write_text(f"{head}{README_BEGIN}\n{md}{README_END}{tail}", readme)
-    write_index(root, rows=rows, env=env)
+    write_index(root, rows=rows, env=env, verdicts=verdicts)
     return md + sizes
 
 
@@ -513,7 +543,7 @@ def _index_groups(root: Path) -> dict[str, dict]:
         return groups.setdefault(name, {"reports": [], "tables": [], "figures": []})
 
     for d in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
-        for f in ("comparison.csv", "crosscheck.csv"):
+        for f in ("claims.csv", "comparison.csv", "crosscheck.csv"):
             if (d / f).is_file():
                 group(d.name)["tables"].append(d / f)
     reports = root / "reports"
@@ -532,7 +562,7 @@ def _index_groups(root: Path) -> dict[str, dict]:
 
 
 def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
-               env: str | None = None) -> str:
+               env: str | None = None, verdicts: list[dict] | None = None) -> str:
     """The HTML of ``reports/index.html``: the summary table (the numbers of
     ``results/summary.md``), then per paper a link to its executed notebook, to its
     ``comparison.csv`` and ``crosscheck.csv``, and a thumbnail of each of its figures
@@ -543,6 +573,10 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
     root = repo_root(root)
     rows = summary_rows(root) if rows is None else rows
     env = environment_line() if env is None else env
+    if verdicts is None:
+        from .claims import paper_verdicts
+
+        verdicts = paper_verdicts(root)
     base = root / Path(INDEX).parent
     esc = html.escape
 
@@ -562,6 +596,26 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
            "<title>weaklabel: published vs reproduced</title>",
            f"<style>{_INDEX_CSS}</style>", "</head>", "<body>", "<main>",
            "<h1>weaklabel: published vs reproduced</h1>",
+           "<h2>Does each paper replicate?</h2>",
+           '<p class="note">From each stage\'s <code>results/&lt;stage&gt;/claims.csv</code>: '
+           "the paper's claims, each tested on our numbers with a test and threshold declared "
+           "before the run; the class by the rules of docs/replication-classes.md.</p>",
+           '<table class="claims">', "<thead><tr><th>paper</th><th>stage</th><th>claims</th>"
+           "<th>hold</th><th>do not hold</th><th>inconclusive</th><th>not tested</th>"
+           "<th>replication class</th></tr></thead>", "<tbody>"]
+    for v in verdicts:
+        top = v["level"] == "paper"
+        stage = v["stage"] or "all parts"
+        link = (f'<a href="#{esc(v["stage"])}">{esc(stage)}</a>' if v["stage"] in groups
+                else esc(stage))
+        cls = esc(v["replication_class"])
+        out.append(f"<tr><td>{esc(v['paper']) if top else '〃'}</td><td>{link}</td>"
+                   + "".join(f"<td>{int(v[k])}</td>" for k in
+                             ("total", "holds", "does_not_hold", "inconclusive", "not_tested"))
+                   + f'<td title="{esc(v["class_reason"])}">'
+                   + (f"<b>{cls}</b>" if top else cls) + "</td></tr>")
+    out += ["</tbody>", "</table>",
+           "<h2>Published cells against ours</h2>",
            f'<p class="note">{code(SUMMARY_NOTE)}{same}</p>',
            "<table>", "<thead><tr>"
            + "".join(f"<th>{esc(h)}</th>" for _, h in SUMMARY_COLUMNS) + "</tr></thead>",
@@ -578,10 +632,23 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
             f"page: {esc(env)}.</p>",
             "<nav>Papers: " + " ".join(f'<a href="#{esc(g)}">{esc(g)}</a>' for g in groups)
             + "</nav>"]
-    labels = {"comparison.csv": "published vs reproduced, cell by cell",
+    labels = {"claims.csv": "the paper's claims, tested on our numbers",
+              "comparison.csv": "published vs reproduced, cell by cell",
               "crosscheck.csv": "solver vs reference QP"}
     for name, g in groups.items():
-        out += [f'<section class="paper" id="{esc(name)}">', f"<h2>{esc(name)}</h2>", "<ul>"]
+        out += [f'<section class="paper" id="{esc(name)}">', f"<h2>{esc(name)}</h2>"]
+        for v in verdicts:
+            if v["stage"] == name:
+                out.append(f"<p>Claims: <b>{v['total']}</b>: {v['holds']} hold, "
+                           f"{v['does_not_hold']} do not hold, {v['inconclusive']} "
+                           f"inconclusive, {v['not_tested']} not tested "
+                           f"({esc(v['replication_class'])} for this part).</p>"
+                           if v["level"] == "stage" else
+                           f"<p>Claims: <b>{v['total']}</b>: {v['holds']} hold, "
+                           f"{v['does_not_hold']} do not hold, {v['inconclusive']} "
+                           f"inconclusive, {v['not_tested']} not tested; replication class: "
+                           f"<b>{esc(v['replication_class'])}</b>.</p>")
+        out.append("<ul>")
         for f in g["reports"]:
             out.append(f'<li>executed notebook: <a href="{href(f)}">{esc(f.name)}</a></li>')
         for f in g["tables"]:
@@ -602,10 +669,10 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
 
 
 def write_index(root: str | Path | None = None, rows: list[dict] | None = None,
-                env: str | None = None) -> Path:
+                env: str | None = None, verdicts: list[dict] | None = None) -> Path:
     """Write ``reports/index.html`` (:func:`index_html`) atomically; returns its path."""
     root = repo_root(root)
-    return write_text(index_html(root, rows, env), root / INDEX)
+    return write_text(index_html(root, rows, env, verdicts), root / INDEX)
 
 
 def check_profile(profile: str | None, root: str | Path | None = None) -> str:

@@ -16,11 +16,12 @@ import sys
 from pathlib import Path
 
 from ._io import write_text
+from .claims import claims_metrics, read_claims
 from .costs import COSTS, costs_markdown, readme_lines, stage_runs
 from .pipeline import repo_root, summary
 
 __all__ = ["usmo_brief", "mcls_brief", "wellsvm_brief", "tsgsu_brief", "BLOCKS", "PAPERS",
-           "claim_tally", "papers_block", "render", "main"]
+           "papers_block", "render", "main"]
 
 
 def _read_csv(path):
@@ -91,10 +92,19 @@ def mcls_brief(results: Path) -> str:
     )
 
 
+def _claims_or_none(results: Path):
+    """The stage's claims table (:func:`weaklabel.claims.read_claims`), or None when it is
+    missing or in an older schema (the block then says to re-run the stage)."""
+    try:
+        return read_claims(results / "claims.csv")
+    except (FileNotFoundError, ValueError):
+        return None
+
+
 def wellsvm_brief(results: Path) -> str:
     """The bullet list "WellSVM in brief", from ``results/wellsvm``."""
     m = json.loads((results / "metrics.json").read_text())
-    cl = _read_csv(results / "claims.csv")
+    cl = _claims_or_none(results)
     lines = [
         "- **Certified.** The SMO core on label kernels, the three sorting oracles and the "
         "MLKL step of Eq. (15) agree with cvxpy / brute force to a worst relative gap of "
@@ -121,22 +131,32 @@ def wellsvm_brief(results: Path) -> str:
             f"{t.dataset.nunique()} data sets): "
             + ", ".join(f"{k} {v:.3f}" for k, v in by.items())
             + f"; best: {best}.\n")
-    held = int((cl.verdict == "holds").sum())
-    lines.append(f"- **Claims of Tables 2–4:** {held} of {len(cl)} hold on our numbers "
-                 "(each with its evidence in `results/wellsvm/claims.csv` and the report).\n")
+    c = claims_metrics(cl) if cl is not None else None
+    if c is None:
+        lines.append("- **Claims:** `results/wellsvm/claims.csv` is not in the common schema "
+                     "yet; re-run the stage (`dvc repro -s wellsvm`).\n")
+        return "".join(lines)
+    lines.append(f"- **Claims of the semi-supervised part:** {c['holds']} of {c['total']} hold "
+                 f"on our numbers, {c['does_not_hold']} do not, {c['inconclusive']} "
+                 f"inconclusive, {c['not_tested']} not tested (each with its test in "
+                 "`results/wellsvm/claims.csv` and the report).\n")
     return "".join(lines)
 
 
 def tsgsu_brief(results: Path) -> str:
     """The bullet list "TSGSU in brief", from ``results/tsgsu``."""
     m = json.loads((results / "metrics.json").read_text())
-    cl = _read_csv(results / "claims.csv")
+    cl = _claims_or_none(results)
+    if cl is None:
+        return ("- `results/tsgsu/claims.csv` is not in the common schema yet; re-run the "
+                "stage (`dvc repro -s tsgsu`).\n")
+    c = claims_metrics(cl)
     lines = [
         "- **No published numbers to match.** The paper's tables survive as captions only; "
         "every table and figure is rebuilt on declared substitute data and each of the "
-        f"paper's {m['claims']} claims is tested on our results: **{m['claims_hold']} hold, "
-        f"{m['claims_fail']} do not**, {m['claims_not_tested']} not tested in this profile "
-        "(`results/tsgsu/claims.csv`).\n",
+        f"paper's {c['total']} claims is tested on our results: **{c['holds']} hold, "
+        f"{c['does_not_hold']} do not**, {c['inconclusive']} inconclusive, "
+        f"{c['not_tested']} not tested in this profile (`results/tsgsu/claims.csv`).\n",
         "- **Certified.** SU-SL's closed form and SU-DH's QP against direct cvxpy "
         "minimisations of the SU risk, the exact-kernel SU minimiser, TSGSU against a numpy "
         "transcription and its two modes against each other: worst relative gap "
@@ -157,10 +177,10 @@ def tsgsu_brief(results: Path) -> str:
         lines.append("- **Memory.** TSGSU's peak traced memory stays at "
                      f"{m['peak_mb']:.0f} MB or less up to the largest n_U run "
                      "(`results/tsgsu/memory.csv`).\n")
-    failed = cl[cl["holds"].astype(str) == "False"]
+    failed = cl[cl["verdict"] == "does_not_hold"]
     if len(failed):
         lines.append("- **Claims that do not hold here:** "
-                     + "; ".join(f"{r.claim} ({r.artifact})" for r in failed.itertuples())
+                     + "; ".join(f"{r.claim} ({r.source})" for r in failed.itertuples())
                      + ".\n")
     return "".join(lines)
 
@@ -181,32 +201,25 @@ PAPERS = (
 )
 
 
-def claim_tally(claims) -> tuple[int, int, int]:
-    """(hold, do not hold, undecided) of a stage's ``claims.csv`` frame, in the common
-    schema (:mod:`weaklabel.claims`: ``verdict``) or a stage's own (``holds``: true,
-    false or empty; or ``verdict`` "holds" / "does not hold")."""
-    if "verdict" in claims:
-        v = claims["verdict"].astype(str).str.replace(" ", "_")
-        held, failed = int((v == "holds").sum()), int((v == "does_not_hold").sum())
-    else:
-        h = claims["holds"].astype(str).str.lower()
-        held, failed = int((h == "true").sum()), int((h == "false").sum())
-    return held, failed, len(claims) - held - failed
-
-
 def papers_block(root: Path) -> str:
     """The README's table of the papers: for each stage, what its comparison counts
-    (:func:`weaklabel.compare.headline`) and what its claims table says, from
+    (:func:`weaklabel.compare.headline`), what its claims table says and, on each paper's
+    first row, the paper-level class (:func:`weaklabel.claims.paper_verdicts`), from
     ``results/<stage>/``. A stage whose files are missing says so."""
     import pandas as pd
 
+    from .claims import PAPER_STAGES, paper_verdicts
     from .compare import headline
 
+    verdicts = paper_verdicts(root)
+    by_stage = {v["stage"]: v for v in verdicts if v["stage"]}
+    by_paper = {v["paper"]: v for v in verdicts if v["level"] == "paper"}
+    first = {stages[0]: paper for paper, stages in PAPER_STAGES.items()}
     lines = ["| paper | part | published cells compared: agree | counted apart | claims "
-             "hold / decided (undecided) |", "|---|---|---|---|---|"]
+             "hold / decided (undecided) | replication class |", "|---|---|---|---|---|---|"]
     for stage, paper, part in PAPERS:
         d = root / "results" / stage
-        comp, cl = d / "comparison.csv", d / "claims.csv"
+        comp = d / "comparison.csv"
         cells, apart = "not run yet", ""
         if comp.is_file():
             c = pd.read_csv(comp)
@@ -222,17 +235,23 @@ def papers_block(root: Path) -> str:
                 ("by_construction", "set by the protocol"),
                 ("not_comparable", "on other data"), ("not_run", "not run"),
                 ("uninformative", "trivially reached")) if h.get(k))
-        claims = "no claims table yet"
-        if cl.is_file():
-            held, failed, undecided = claim_tally(pd.read_csv(cl))
-            claims = f"{held} / {held + failed} ({undecided})"
+        v = by_stage.get(stage)
+        if v is None or not v["ok"]:
+            claims = "no claims table in the common schema yet"
+        else:
+            decided = v["holds"] + v["does_not_hold"]
+            claims = (f"{v['holds']} / {decided} "
+                      f"({v['inconclusive'] + v['not_tested']})")
+        cls = ""
+        if stage in first:
+            pv = by_paper[first[stage]]
+            cls = f"**{pv['replication_class']}**"
         lines.append(f"| {paper or '〃'} | `{stage}`: {part} | {cells} | {apart or '–'} | "
-                     f"{claims} |")
+                     f"{claims} | {cls or '〃'} |")
     return ("\n".join(lines) + "\n\nGenerated by the `summary` stage from "
             "`results/*/comparison.csv` and `results/*/claims.csv`; what the counts mean: "
-            "[docs/causes.md](docs/causes.md); the paper-level classes "
-            "([docs/replication-classes.md](docs/replication-classes.md)) are assigned once "
-            "every stage has a claims table in the common schema.\n")
+            "[docs/causes.md](docs/causes.md); the classes (a paper's over all its parts): "
+            "[docs/replication-classes.md](docs/replication-classes.md).\n")
 
 
 #: README block name -> (results folder, writer)
