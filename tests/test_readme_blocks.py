@@ -122,3 +122,13 @@ def _claims(verdicts):
                          "threshold": ["0" if d else "" for d in decided],
                          "ours": ["1 vs 0" if d else "" for d in decided],
                          "verdict": verdicts, "note": ["" if d else "why" for d in decided]})
+
+
+def test_claims_line_lists_each_claim_or_says_to_re_run(tmp_path):
+    d = tmp_path / "results" / "mcls"
+    d.mkdir(parents=True)
+    pd.DataFrame({"holds": [True]}).to_csv(d / "claims.csv", index=False)
+    assert "dvc repro -s mcls" in readme._claims_line("mcls", d)
+    _claims(["holds", "not_tested"]).to_csv(d / "claims.csv", index=False)
+    line = readme._claims_line("mcls", d)
+    assert "1 of 2 hold" in line and "C0 holds; C1 not tested" in line
