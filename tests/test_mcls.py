@@ -176,8 +176,18 @@ def test_protocol_one_repetition(monkeypatch, data_mirror):
     assert {"r", "r+0.05"} <= set(rep[rep.artifact == "Table 4"].column)
     comp = E.comparison(raw, cfg["tolerances"])
     assert len(comp) == len(pub)
-    claims = E.claims(raw)
-    assert claims["cells"] == 1 and claims["t3_cells"] == 1  # thyroid at L = 20 %
+    # every raw row says whether its fit predicted one class; the comparison carries it
+    for key in ("t1", "main", "t4"):
+        assert raw[key]["one_class"].map(type).eq(bool).all()
+    run_cells = comp[(comp.row == "thyroid") & comp.artifact.isin(["Table 2", "Table 3"])
+                     & comp.reproduced.notna()]
+    assert len(run_cells) and run_cells.one_class_share.between(0, 1).all()
+    from weaklabel.claims import check_claims
+
+    cl = check_claims(E.claims(raw, cfg))
+    row = cl.set_index("claim").loc["T2-better-all-sets"]
+    assert row["verdict"] == "inconclusive" and "table: banana, thyroid, heart" in row["note"]
+    assert E.summary_numbers(raw)["mean_by_method_L"]["MCLS"].keys() == {20}
     figs = E.figures(raw, pub=pub)
     assert list(figs) == ["table4_r_sweep"]
     import matplotlib.pyplot as plt

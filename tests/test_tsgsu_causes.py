@@ -40,6 +40,11 @@ def _inputs():
     return raw, abl, mem, rate, lem
 
 
+def _art(claim):
+    """The comparison artifact of a claim: its id and source (``E._claim_key``)."""
+    return f"Claim {claim} ({E.CLAIMS[claim][0]})"
+
+
 def _cell(comp, claim):
     return comp[comp.artifact.str.startswith(f"Claim {claim} (")].iloc[0]
 
@@ -63,9 +68,9 @@ def test_claim_sets_follow_the_config_and_every_claim_is_declared():
 
 def test_substitutes_per_claim_from_the_declared_sets():
     cfg = E.config(SMALL)
-    cl = pd.DataFrame({"claim": ["1", "2a", "6", "6b"], "artifact": ["Theorem 1", "Table 4",
-                       "Table 5", "Fig. 4"], "statement": ["a", "b", "c", "d"],
-                       "holds": [False, False, False, None]})
+    cl = pd.DataFrame({"claim": ["1", "2a", "6", "6b"], "source": ["Theorem 1", "Table 4",
+                       "Table 5", "Fig. 4"], "text": ["a", "b", "c", "d"],
+                       "verdict": ["does_not_hold"] * 3 + ["not_tested"]})
     subs = E.claim_substitutes(cl, cfg)
     assert set(subs) == {("Claim 2a (Table 4)", "*"), ("Claim 6 (Table 5)", "*")}
     r = subs[("Claim 2a (Table 4)", "*")]
@@ -109,7 +114,7 @@ def test_spread_and_sensitivity_from_trials_repetitions_and_features():
     sens = ev["sens"]
     # the number of trials is spread, never a protocol choice
     assert "trials" not in set(sens.parameter)
-    s1b = sens[sens.artifact == "Claim 1b (Lemma 1)"].set_index("choice")["reproduced"]
+    s1b = sens[sens.artifact == _art("1b")].set_index("choice")["reproduced"]
     assert s1b.to_dict() == {"m=10": 1.0, "m=100": 0.0}    # slopes 2.0 and 1.0 against 1.6
 
 
@@ -141,7 +146,7 @@ def test_per_trial_evidence_only_when_it_reproduces_the_claim():
     cfg = E.config(SMALL)
     raw, abl, mem, rate, lem = _inputs()
     cl = E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg, lem)
-    cl.loc[cl.claim == "2a", "holds"] = True      # not what these results give
+    cl.loc[cl.claim == "2a", "verdict"] = "holds"   # not what these results give
     ev = E.causes_evidence(cl, cfg, raw=raw, ablation=abl, memory=mem, rate=rate, lemma=lem)
     assert not ev["spread"].artifact.str.startswith("Claim 2a").any()
     assert not ev["sens"].artifact.str.startswith("Claim 2a").any()
@@ -155,7 +160,7 @@ def test_bad_arguments_name_the_argument():
     raw, abl, mem, rate, lem = _inputs()
     cl = E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg, lem)
     with pytest.raises(ValueError, match="cl lacks"):
-        E.causes_evidence(cl.drop(columns="holds"), cfg)
+        E.causes_evidence(cl.drop(columns="verdict"), cfg)
     with pytest.raises(TypeError, match="cl must"):
         E.causes_evidence(cl.to_dict(), cfg)
     with pytest.raises(TypeError, match="raw must"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from test_tsgsu_causes import SMALL, _cell, _inputs
+from test_tsgsu_causes import SMALL, _art, _cell, _inputs
 
 from weaklabel.causes import protocol_choice
 from weaklabel.experiments import tsgsu as E
@@ -37,7 +37,17 @@ def test_selected_step_reproduces_the_main_run_and_skips_eta_lambda_above_one():
     assert raw.set_index("method").loc["TSGSU", "mode"] == "faithful"
     sens = E.run_sensitivity(cfg, sel, raw, executor=IN_PROCESS, progress=False)
     assert list(sens.columns) == ["dataset", "trial", "method", "parameter", "choice",
-                                  "selected", "lam", "accuracy", "seconds", "status"]
+                                  "selected", "lam", "accuracy", "seconds", "status",
+                                  "one_class"]
+    # every fit records whether it predicts one class, and the majority-class accuracy;
+    # TSGSU its iterations with a negative partial risk (where the correction acts)
+    r = raw.set_index("method")
+    assert r["one_class"].map(lambda v: isinstance(v, (bool, np.bool_))).all()
+    assert ((r["trivial"] >= 0.5) & (r["trivial"] <= 1.0)).all()
+    assert r.loc["TSGSU", "negative_risk_iters"] >= 0
+    assert np.isnan(r.loc["CUU", "negative_risk_iters"])
+    assert all(len(v) == len(cfg["checkpoints"]) for v in r["curve_one_class"])
+    assert sens["one_class"].map(lambda v: isinstance(v, (bool, np.bool_))).all()
     assert set(sens.trial) == {0}                          # step_trials capped at n_trials
     got = {(r.method, r.choice) for r in sens.itertuples()}
     # eta0 = 16 with lam = 1/16: eta0 * lam = 1, skipped as in the selection grid
@@ -89,8 +99,8 @@ def test_a_claim_that_flips_with_the_step_gets_protocol_choice():
     raw, abl, mem, rate, lem = _inputs()
     raw.loc[raw.method == "TSGSU", "accuracy"] = 0.78
     cl = E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg, lem)
-    own = cl.set_index("claim").holds
-    assert own["2b"] is False and own["7"] is False
+    own = cl.set_index("claim").verdict
+    assert own["2b"] == "does_not_hold" and own["7"] == "does_not_hold"
     sv = pd.concat([_step_frame({1.0: 0.77, 4.0: 0.78, 16.0: 0.90}),
                     _step_frame({1.0: 0.85, 4.0: 0.85}, "CUU", "cuu_eta0_mult", 1.0)],
                    ignore_index=True)
@@ -98,8 +108,8 @@ def test_a_claim_that_flips_with_the_step_gets_protocol_choice():
                            sensitivity=sv)
     sens = ev["sens"]
     step = sens[sens.parameter == "tsgsu_eta0"]
-    assert set(step.artifact) == {"Claim 2b (Table 4)", "Claim 7 (Tables 4-5)"}
-    v = step[step.artifact == "Claim 2b (Table 4)"].set_index("choice")["reproduced"]
+    assert set(step.artifact) == {_art("2b"), _art("7")}
+    v = step[step.artifact == _art("2b")].set_index("choice")["reproduced"]
     assert v.to_dict() == {"selected by CV (first 1 trials)": 0.0,
                            "eta0=1 (first 1 trials)": 0.0, "eta0=4 (first 1 trials)": 0.0,
                            "eta0=16 (first 1 trials)": 1.0}
@@ -114,7 +124,7 @@ def test_a_claim_that_flips_with_the_step_gets_protocol_choice():
         assert r.verdict == "not_comparable" and r.cause == ""
     # the rule itself: the step eta0=16 makes claim 2b hold, so it explains the claim
     pc = protocol_choice(comp, step)
-    sel = comp.artifact == "Claim 2b (Table 4)"
+    sel = comp.artifact == _art("2b")
     assert pc.loc[sel, "holds"].all() and (pc.loc[sel, "value"] == 1.0).all()
     assert pc.loc[sel, "evidence"].str.contains("eta0=16").all()
     # must not fire: CUU's steps never make claim 2b hold
@@ -125,7 +135,7 @@ def test_the_step_evidence_needs_a_claim_that_reproduces():
     cfg = E.config(SMALL)
     raw, abl, mem, rate, lem = _inputs()
     cl = E.claims(raw, pd.DataFrame(), abl, mem, rate, cfg, lem)
-    cl.loc[cl.claim == "2b", "holds"] = False      # not what these results give
+    cl.loc[cl.claim == "2b", "verdict"] = "does_not_hold"   # not what these results give
     ev = E.causes_evidence(cl, cfg, raw=raw, ablation=abl, memory=mem, rate=rate,
                            lemma=lem, sensitivity=_step_frame({1.0: 0.5, 4.0: 0.86}))
     s = ev["sens"]

@@ -1,5 +1,6 @@
-"""The USMO protocol's pieces: metrics, scorings, baselines, and the comparison, claims and
-metrics that the notebook writes (no solver timing here)."""
+"""The USMO protocol's pieces: metrics, scorings, baselines, the per-table tolerances derived
+from the published tables, and the comparison, claims table and metrics that the notebook
+writes (no solver timing here)."""
 
 import json
 from pathlib import Path
@@ -7,8 +8,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import needs_mirror, skip_if_stale
 
 from weaklabel.causes import CAUSE_COLUMNS
+from weaklabel.cellstats import derived_tolerance
+from weaklabel.claims import COLUMNS as CLAIM_COLUMNS
+from weaklabel.claims import check_claims, claims_metrics
 from weaklabel.compare import COLUMNS
 from weaklabel.data import pu_split
 from weaklabel.experiments import usmo as ex
@@ -22,8 +27,6 @@ from weaklabel.experiments.usmo import (
 from weaklabel.models.usmo import RampPU
 from weaklabel.pipeline import load_params
 from weaklabel.published import load as load_published
-
-from conftest import needs_mirror, skip_if_stale
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "results" / "usmo"
@@ -109,7 +112,8 @@ def test_config_defaults_are_the_default_profile():
 def test_config_profile_overrides_and_unknown_keys():
     smoke = ex.config(load_params("usmo", "smoke", root=REPO))
     assert smoke["profile"] == "smoke" and smoke["datasets"] == ["Heart", "House"]
-    assert smoke["tolerance_cell"] == ex.DEFAULTS["tolerance_cell"]
+    assert smoke["order"] == ex.DEFAULTS["order"] and smoke["decimals"] == 1
+    assert "tolerance_cell" not in smoke and "tolerance_avg" not in smoke  # derived now
     cfg = ex.config({"seeds": 1})
     cfg["lambdas"].append(1.0)  # a copy: the defaults are not shared
     assert ex.DEFAULTS["lambdas"] == list(ex.LAMBDAS) and cfg["seeds"] == 1
@@ -141,15 +145,18 @@ def published_tables():
 def test_comparison_rows_tolerances_and_constant_cells(published_tables):
     cells = published_tables[(published_tables["row"] != "Avg.")
                              & published_tables["value"].notna()]
-    cfg = ex.config({"tolerance_cell": 4.0, "tolerance_avg": 2.5})
+    cfg = ex.config()
     comp = ex.comparison(_scores_from(cells), cfg)
     assert list(comp.columns) == COLUMNS
     assert set(comp["artifact"]) == {f"Table {t} ({s} scoring)" for t in ("III", "IV")
                                      for s in ("correct", "demo2")}
     assert len(comp) == 2 * len(published_tables)  # every published cell, once per scoring
+    # one tolerance per table, its Avg. row included: the one derived from the published table
+    tols = ex.table_tolerances(cfg)
+    for art, g in comp.groupby("artifact"):
+        assert (g["tolerance"] == tols[art.split(" (")[0]]).all(), art
     avg = comp["row"] == "Avg."
-    assert avg.any() and (comp.loc[avg, "tolerance"] == 2.5).all()
-    assert (comp.loc[~avg, "tolerance"] == 4.0).all()
+    assert avg.any()
     ours = ~avg & comp["published"].notna()
     # the declared cells of [6], [7] and USMO, in both scorings, are set by the protocol:
     # their agreement is by_construction, never a match; every other cell matches
@@ -164,14 +171,97 @@ def test_comparison_rows_tolerances_and_constant_cells(published_tables):
     assert (comp.loc[~comp.index.isin(const.index), "note"] == "").all()
 
 
-def test_comparison_verdicts_follow_the_declared_cell_tolerance(published_tables):
+@pytest.mark.parametrize("shift, table, verdicts", [
+    (1.0, "Table IV", {"within_tolerance", "by_construction"}),   # 1.0 <= 1.125
+    (1.5, "Table IV", {"differs"}),                               # 1.5 > 1.125
+    (1.5, "Table III", {"within_tolerance", "by_construction"}),  # 1.5 <= 2.05
+    (2.5, "Table III", {"differs"}),                              # 2.5 > 2.05
+])
+def test_comparison_verdicts_follow_the_derived_table_tolerance(published_tables, shift,
+                                                                 table, verdicts):
+    cells = published_tables[(published_tables["artifact"] == table)
+                             & (published_tables["row"] != "Avg.")
+                             & published_tables["value"].notna()]
+    tols = ex.table_tolerances(ex.config())  # Table III 2.05, Table IV 1.125
+    assert (shift <= tols[table]) == ("differs" not in verdicts)
+    comp = ex.comparison(_scores_from(cells, shift), ex.config())
+    got = comp.loc[(comp["row"] != "Avg.") & comp["published"].notna()
+                   & comp["artifact"].str.startswith(table + " "), "verdict"]
+    assert set(got) == verdicts  # a constant cell that disagrees stays differs
+
+
+def _published_wide(pub, table):
+    """Rows (data set, lambda), one column per method: built here, apart from the module."""
+    t = pub[(pub["artifact"] == table) & (pub["row"] != "Avg.")]
+    method = t["column"].str.split(", λ=").str[0]
+    lam = t["column"].str.split(", λ=").str[1]
+    return t.assign(method=method, lam=lam).pivot(index=["row", "lam"], columns="method",
+                                                   values="value")
+
+
+@pytest.mark.parametrize("table", ["Table III", "Table IV"])
+def test_derived_tolerance_of_each_table_is_cellstats_on_the_published_csv(table):
+    cfg = ex.config(load_params("usmo", "default", root=REPO))
+    wide = _published_wide(load_published("usmo"), table)
+    assert len(wide) == 48  # 12 data sets x 4 lambdas
+    want = derived_tolerance(wide, cfg["order"][table], decimals=cfg["decimals"])
+    assert ex.table_tolerances(cfg)[table] == pytest.approx(want)
+    # half the median |USMO - [6]| over the 48 rows (the order Section 6 states)
+    assert want == pytest.approx({"Table III": 2.05, "Table IV": 1.125}[table])
+    der = ex.tolerance_derivation(cfg).set_index("table")
+    assert der.loc[table, "tolerance"] == pytest.approx(want)
+    assert der.loc[table, "median gap"] == pytest.approx(2 * want)
+    # another declared order gives that order's tolerance (not a constant)
+    other = {**cfg["order"], table: ["[7]", "[6]"]}
+    assert ex.table_tolerances({**cfg, "order": other})[table] == pytest.approx(
+        derived_tolerance(wide, ["[7]", "[6]"], decimals=1))
+
+
+@pytest.mark.parametrize("order, match", [
+    ({"Table III": ["USMO"], "Table IV": ["USMO", "[6]"]},
+     r"order\['Table III'\] names 1 method\(s\); an order needs at least two"),
+    ({"Table III": ["USMO", "SVM"], "Table IV": ["USMO", "[6]"]},
+     r"order\['Table III'\]: unknown method\(s\) \['SVM'\]"),
+    ({"Table III": ["USMO", "[6]"], "Table IV": ["[6]", "[6]"]},
+     r"order\['Table IV'\] names a method twice"),
+    ({"Table III": ["USMO", "[6]"]}, r"order: no order for \['Table IV'\]"),
+    ({"Table III": ["USMO", "[6]"], "Table IV": ["USMO", "[6]"], "Table V": ["USMO", "[6]"]},
+     r"order: unknown table\(s\) \['Table V'\]"),
+])
+def test_a_bad_order_is_rejected_naming_the_key(order, match):
+    with pytest.raises(ValueError, match=match):
+        ex.check_params(ex.config({"order": order}))
+    with pytest.raises(ValueError, match=match):
+        ex.table_tolerances(ex.config({"order": order}))
+
+
+def test_order_and_decimals_types_are_checked():
+    with pytest.raises(TypeError, match="order must be a mapping"):
+        ex.check_params(ex.config({"order": ["USMO", "[6]"]}))
+    with pytest.raises(TypeError, match=r"order\['Table III'\] must be a list"):
+        ex.check_params(ex.config({"order": {"Table III": "USMO", "Table IV": ["USMO", "[6]"]}}))
+    with pytest.raises(ValueError, match="decimals must be >= 0"):
+        ex.check_params(ex.config({"decimals": -1}))
+    ex.check_params(ex.config())  # must not fire: the declared order
+
+
+def test_one_class_share_marks_cells_resting_on_one_class_fits(published_tables):
     cells = published_tables[(published_tables["row"] != "Avg.")
                              & published_tables["value"].notna()]
-    for shift, cell_tol, verdicts in ((2.0, 3.0, {"within_tolerance", "by_construction"}),
-                                      (2.0, 1.5, {"differs"})):
-        comp = ex.comparison(_scores_from(cells, shift), ex.config({"tolerance_cell": cell_tol}))
-        got = comp.loc[(comp["row"] != "Avg.") & comp["published"].notna(), "verdict"]
-        assert set(got) == verdicts  # a constant cell that disagrees stays differs
+    scores = _scores_from(cells).assign(positive_rate=0.4)
+    one = (scores.dataset == "Heart") & (scores.method == "Init*") & (scores.lam == 0.001)
+    scores.loc[one, "positive_rate"] = 1.0  # Init* predicts every point positive on Heart
+    comp = ex.comparison(scores, ex.config())
+    heart = comp[(comp.row == "Heart") & (comp.column == "Init*, λ=0.001")]
+    assert len(heart) == 4 and (heart.one_class_share == 1.0).all()  # must fire
+    avg = comp[(comp.row == "Avg.") & (comp.column == "Init*, λ=0.001")]
+    assert np.allclose(avg.one_class_share, 1 / 12)                   # 1 of the 12 fits
+    rest = comp[~comp.index.isin(heart.index) & ~comp.index.isin(avg.index)
+                & comp.reproduced.notna()]
+    assert (rest.one_class_share == 0.0).all()                        # must not fire
+    # scores of an older run (no positive_rate): nothing recorded, not zero
+    old = ex.comparison(scores.drop(columns="positive_rate"), ex.config())
+    assert old.one_class_share.isna().all()
 
 
 def test_is_constant_cell():
@@ -240,7 +330,7 @@ def _crosscheck(tau, problem, rel_gap, dis, width=0.0, middle=0.0):
             "frac_sigma_middle": middle, "disagreements_common_bias": 0}
 
 
-def test_claims_and_metrics():
+def test_findings_and_metrics():
     cfg = ex.config()
     cc = pd.DataFrame([_crosscheck(2e-3, "a", 1e-5, 0), _crosscheck(2e-3, "b", 3e-6, 2),
                        _crosscheck(1e-6, "a", 1e-9, 0), _crosscheck(1e-6, "b", 2e-9, 3),
@@ -255,7 +345,7 @@ def test_claims_and_metrics():
                           "f1_positive_mean": [60.0, 40.0, 10.0]})
     ab = pd.DataFrame({"stopping": ["paper", "paper"], "init": "ocsvm", "rel_gap": [1e-3, 1e-6],
                        "kkt_violation": 0.0, "passes": 1, "seconds": 0.0})
-    cl = ex.claims(cc, comp, seeds, ab, cfg)
+    cl = ex.findings(cc, comp, seeds, ab, cfg)
     m = ex.metrics(cl)
     assert tuple(m) == ex.METRICS
     assert m == {
@@ -273,6 +363,148 @@ def test_claims_and_metrics():
     assert cl["demo2_closer"] is False
     json.dumps(m)  # plain values
 
+
+# --------------------------------------------------------------------------- claims.csv
+_SETS = [name for name, _, _ in SMALL_SETS]
+
+
+def _grid_scores(f=None, rate=0.5):
+    """Fixed-split scores (correct scoring) of every method on every (table, lambda, data
+    set): ``f[method]`` is the majority-class F1 (default USMO 70, [7] 70.5, [6] 65, Init* 50)
+    and every fit predicts both classes (``positive_rate`` 0.5) unless ``rate`` says."""
+    f = {"USMO": 70.0, "[7]": 70.5, "[6]": 65.0, "Init*": 50.0, **(f or {})}
+    rows = [{"table": t, "dataset": d, "kernel": k, "lam": lam, "method": m,
+             "scoring": "correct", "seed": 0, "f1_majority": f[m], "f1_positive": 0.0,
+             "positive_rate": rate}
+            for k, t in ex.TABLE.items() for lam in ex.LAMBDAS for d in _SETS for m in f]
+    return pd.DataFrame(rows)
+
+
+def _claim_inputs():
+    cc = pd.DataFrame({"problem": ["a", "b"], "tau": 2e-3, "dataset": ["Heart", "Spectf"],
+                       "lam": [0.1, 0.01], "objective": [-10.0, -20.0],
+                       "reference_objective": [-10.001, -20.0], "rel_gap": [1e-4, 0.0]})
+    ab = pd.DataFrame([{"dataset": d, "kernel": "linear", "lam": 0.1, "stopping": st,
+                        "init": it, "passes": {"ocsvm": 3, "trivial": 7}[it],
+                        "converged": True, "kkt_violation": 1e-3}
+                       for d in ("Heart", "House") for st in ("complete", "paper")
+                       for it in ("ocsvm", "trivial")])
+    # USMO: peak memory linear in n above the cache budget (n > 5120), F rising with n
+    scal = pd.DataFrame([{"dataset": "Adult 1 vs. all", "kernel": "gaussian", "method": "USMO",
+                          "sigma_rule": "1 (paper)", "n_unlabelled": n, "peak_mb": n / 100,
+                          "passes": 5 + n // 1000, "test_f1_majority": 60 + n / 1000,
+                          "test_f1_positive": 50.0, "test_positive_rate": 0.3}
+                         for n in (1000, 4000, 8000, 16000)])
+    return {"crosscheck": cc, "scores": _grid_scores(), "ablations": ab, "scaling": scal,
+            "trace": {"n_unlabelled": 6000, "passes": 12}}
+
+
+def _verdicts(**over):
+    kw = {**_claim_inputs(), **over}
+    cl = ex.claims(ex.config(), **kw)
+    return cl, dict(zip(cl["claim"], cl["verdict"]))
+
+
+def test_claims_table_is_in_the_common_schema():
+    cl, v = _verdicts()
+    assert list(cl.columns) == CLAIM_COLUMNS
+    check_claims(cl)
+    assert cl["claim"].is_unique and len(cl) == 15
+    decided = {"same-objective", "tau-optimal", "parity-III", "parity-IV", "ramp-never-best",
+               "init-passes", "passes-6000", "memory-linear", "f-increases"}
+    assert {c for c, x in v.items() if x == "holds"} == decided
+    timing = cl[cl["claim"].str.startswith(("time-", "fig1-"))]
+    assert len(timing) == 4 and (timing["verdict"] == "not_tested").all()
+    assert (timing["note"] == ex.WALL_CLOCK_NOTE).all()
+    assert v["ramp-start"] == "not_tested" and v["memory-oom"] == "not_tested"
+    m = ex.metrics({k: 0 for k in ex.METRICS}, cl)
+    assert m["claims"] == claims_metrics(cl) and m["claims"]["holds"] == 9
+    json.dumps(m)
+
+
+def test_parity_claim_threshold_is_the_papers_largest_usmo_qp_difference():
+    cl, v = _verdicts()
+    thr = cl.set_index("claim").threshold
+    assert thr["parity-III"].startswith("≤ 2.3") and thr["parity-IV"].startswith("≤ 2.6")
+    # must fire: a 2.4-point difference exceeds Table III's 2.3 but not Table IV's 2.6
+    _, v = _verdicts(scores=_grid_scores({"[7]": 72.4}))
+    assert v["parity-III"] == "does_not_hold" and v["parity-IV"] == "holds"
+
+
+def test_a_degenerate_comparison_is_inconclusive_and_a_real_one_is_not():
+    # every fit predicts one class: the parity rests on constant predictors only
+    _, v = _verdicts(scores=_grid_scores(rate=1.0))
+    assert v["parity-III"] == v["parity-IV"] == "inconclusive"
+    assert v["ramp-never-best"] == "inconclusive"
+    # the same numbers with fits that predict both classes are decided (must not fire)
+    _, v = _verdicts(scores=_grid_scores(rate=0.5))
+    assert v["parity-III"] == "holds" and v["ramp-never-best"] == "holds"
+    # a one-class curve of the scaling runs is degenerate; a falling real curve decides
+    inp = _claim_inputs()
+    flat = inp["scaling"].assign(test_positive_rate=0.0)
+    _, v = _verdicts(scaling=flat)
+    assert v["f-increases"] == "inconclusive"
+    falling = inp["scaling"].assign(test_f1_majority=lambda d: 90 - d.n_unlabelled / 1000)
+    _, v = _verdicts(scaling=falling)
+    assert v["f-increases"] == "does_not_hold"
+
+
+def test_ramp_never_best_fires_on_a_block_where_ramp_is_strictly_best():
+    sc = _grid_scores()
+    blk = (sc.table == "Table IV") & (sc.lam == 0.01) & (sc.method == "[6]")
+    sc.loc[blk, "f1_majority"] = 70.6   # above USMO 70 and [7] 70.5
+    cl, v = _verdicts(scores=sc)
+    assert v["ramp-never-best"] == "does_not_hold"
+    assert "IV λ=0.01" in cl.set_index("claim").note["ramp-never-best"]
+    sc.loc[blk, "f1_majority"] = 70.5   # a tie at the printed precision is not "best"
+    assert _verdicts(scores=sc)[1]["ramp-never-best"] == "holds"
+    # best only where every [6] fit predicts one class: degenerate, so inconclusive
+    sc.loc[blk, "f1_majority"] = 70.6
+    sc.loc[blk, "positive_rate"] = 0.0
+    assert _verdicts(scores=sc)[1]["ramp-never-best"] == "inconclusive"
+    # the paper's Avg. covers the 12 sets: a profile with fewer cannot decide
+    few = _grid_scores()
+    few = few[few.dataset.isin(["Heart", "House"])]
+    assert _verdicts(scores=few)[1]["ramp-never-best"] == "inconclusive"
+
+
+def test_objective_and_tau_optimality_claims():
+    inp = _claim_inputs()
+    # Heart, lambda = 0.1: bound tau * min(pi, 1 - pi) / (2 lam) = 2e-3 * 0.44 / 0.2 = 4.4e-3
+    far = inp["crosscheck"].assign(reference_objective=[-10.005, -20.0])
+    assert _verdicts()[1]["same-objective"] == "holds"          # gap 1e-3 <= 4.4e-3
+    assert _verdicts(crosscheck=far)[1]["same-objective"] == "does_not_hold"  # 5e-3
+    ab = inp["ablations"].copy()
+    ab.loc[ab.stopping == "paper", "kkt_violation"] = [1e-3, 0.3, 1e-3, 1e-3]
+    assert _verdicts(ablations=ab)[1]["tau-optimal"] == "does_not_hold"
+    ab = inp["ablations"].copy()
+    ab.loc[ab.index[ab.stopping == "paper"][0], "converged"] = False  # did not stop by (13)
+    assert _verdicts(ablations=ab)[1]["tau-optimal"] == "does_not_hold"
+    # without the record of stopping, the verdict cannot be given
+    assert _verdicts(ablations=inp["ablations"].drop(columns="converged"))[1][
+        "tau-optimal"] == "inconclusive"
+
+
+def test_passes_memory_and_init_claims():
+    inp = _claim_inputs()
+    slow = inp["scaling"].assign(passes=45)
+    assert _verdicts(scaling=slow)[1]["passes-6000"] == "does_not_hold"
+    small = inp["scaling"][inp["scaling"].n_unlabelled <= 4000]
+    cl, v = _verdicts(scaling=small, trace=None)
+    assert v["passes-6000"] == "inconclusive"          # no run reaches n = 6000
+    assert v["memory-linear"] == "inconclusive"        # no point above the cache budget
+    quad = inp["scaling"].assign(peak_mb=lambda d: (d.n_unlabelled / 1000) ** 2)
+    assert _verdicts(scaling=quad)[1]["memory-linear"] == "does_not_hold"
+    ab = inp["ablations"].copy()
+    ab.loc[ab.init == "ocsvm", "passes"] = 9             # more whole-set passes than trivial
+    assert _verdicts(ablations=ab)[1]["init-passes"] == "does_not_hold"
+    # nothing to decide on: not tested, with a note
+    cl, v = _verdicts(scaling=None, trace=None)
+    assert v["passes-6000"] == v["memory-linear"] == v["f-increases"] == "not_tested"
+    assert (cl.set_index("claim").note[["passes-6000", "memory-linear", "f-increases"]]
+            != "").all()
+    with pytest.raises(TypeError, match="scaling must be a DataFrame"):
+        ex.claims(ex.config(), **{**inp, "scaling": [1, 2]})
 
 # --------------------------------------------------------------------------- committed results
 def _committed(name):
@@ -299,11 +531,13 @@ def test_comparison_from_the_committed_scores_is_the_committed_comparison():
 def test_metrics_from_the_committed_tables_are_the_committed_metrics():
     skip_if_stale("usmo")
     cfg = ex.config(load_params("usmo", "default", root=REPO))
-    cl = ex.claims(_committed("crosscheck_details.csv"), _committed("comparison.csv"),
-                   _committed("table_seeds_mean_std.csv"), _committed("ablations.csv"), cfg)
-    got = ex.metrics(cl)
+    fnd = ex.findings(_committed("crosscheck_details.csv"), _committed("comparison.csv"),
+                      _committed("table_seeds_mean_std.csv"), _committed("ablations.csv"), cfg)
+    claims_csv = _committed("claims.csv")
+    got = ex.metrics(fnd, claims_csv)
     want = json.loads((RESULTS / "metrics.json").read_text())
     want.pop("run", None)  # the stage's own cost (weaklabel.stagerun), not a result
+    assert want.pop("claims") == got.pop("claims")  # the counts of claims.csv
     assert got.keys() == want.keys()
     for k, v in want.items():
         if isinstance(v, dict):
@@ -316,8 +550,8 @@ def test_metrics_from_the_committed_tables_are_the_committed_metrics():
 def test_causes_evidence_maps_seeds_prior_and_scoring_to_the_cells(published_tables):
     cells = published_tables[(published_tables["row"] != "Avg.")
                              & published_tables["value"].notna()]
-    cfg = ex.config({"tolerance_cell": 1.0})
-    scores = _scores_from(cells, 3.0)  # every cell 3 points off: differs
+    cfg = ex.config()
+    scores = _scores_from(cells, 3.0)  # every cell 3 points off: beyond 2.05 and 1.125
     comp = ex.comparison(scores, cfg)
     # five split seeds, offsets 3, -1, 1, 3, -1 from the paper: mean 1, std 2, so the paper
     # (offset 0) lies in the band of single runs [-3, 5]
@@ -355,7 +589,7 @@ def test_causes_scoring_rule_uses_the_demo2_artifact(published_tables):
     scores = _scores_from(cells, 3.0)
     demo = scores.scoring == "demo2"
     scores.loc[demo, "f1_majority"] -= 3.0  # the authors' scoring reproduces the paper
-    comp = ex.comparison(scores, ex.config({"tolerance_cell": 1.0}))
+    comp = ex.comparison(scores, ex.config())
     out = ex.comparison_with_causes(comp, scores)
     d = out[(out.verdict == "differs") & out.artifact.str.contains("correct")
             & (out.row != "Avg.")]
@@ -373,7 +607,7 @@ def test_all_positive_f1_is_the_trivial_value_and_marks_uninformative_cells(publ
     assert triv["Heart"] == pytest.approx(ex.f1_majority(yu, np.ones_like(yu)))
     cells = published_tables[published_tables["row"].isin(["Heart", "Spectf"])
                              & published_tables["value"].notna()]
-    comp = ex.comparison(_scores_from(cells), ex.config({"tolerance_cell": 4.0}))
+    comp = ex.comparison(_scores_from(cells), ex.config())
     heart = comp[comp.row == "Heart"]
     assert np.allclose(heart.trivial, triv["Heart"])
     # uninformative exactly where the trivial value is within the tolerance of the paper

@@ -99,7 +99,7 @@ def test_wellsvm_evidence_spread_sens_and_declarations():
     rk = _key(sp, "Table 2", "Heart", "WellSVM, rank")
     assert rk.statistic == "rank" and rk.band_low == 1 and rk.band_high == 1
     # the average rank has no band (per-repetition ranks would be the wrong statistic)
-    assert not ((sp.row == "ave. rank")).any()
+    assert not (sp.row == "ave. rank").any()
     # the mean over the runs of a data-set cell is the comparison's number
     comp = W.comparison(raw, cfg)
     c = _key(comp, "Table 4", "heart", "TSVM")
@@ -134,11 +134,11 @@ def test_wellsvm_tables67_runs_and_the_comparison_has_causes(tmp_path):
         for m, e in (("SVM", 30.0), ("TSVM", 25.0), ("WellSVM", 20.0),
                      ("WellSVM (code)", 28.0)):
             rows.append({"table": "table6", "dataset": "BCI", "method": m, "split": s,
-                         "error_pct": e + s})
+                         "error_pct": e + s, "one_class": (m, s) == ("TSVM", 0)})
         for m, e in (("SVM", 40.0), ("TSVM", 35.0), ("USVM", 30.0), ("WellSVM", 10.0),
                      ("WellSVM (code)", 12.0)):
             rows.append({"table": "table7", "dataset": "2moons", "method": m, "split": s,
-                         "error_pct": e + 2 * s})
+                         "error_pct": e + 2 * s, "one_class": False})
     rows67 = pd.DataFrame(rows)
     cfg = _ssl_cfg()
     runs = W.runs_long(raw, cfg, rows67)
@@ -151,6 +151,13 @@ def test_wellsvm_tables67_runs_and_the_comparison_has_causes(tmp_path):
     _every_differs_has_a_cause(comp, tmp_path)
     c = _key(comp, "Table 7", "2moons", "TSVM")
     assert c.n_runs == 3 and c.reproduced_std == pytest.approx(2.0)
+    # the splits that predicted one class (Tables 6-7 record them per fit)
+    assert _key(comp, "Table 6", "TSVM", "BCI").one_class_share == pytest.approx(1 / 3)
+    assert c.one_class_share == 0.0
+    # Tables 6-7 carry their table's tolerance: Table 7 derived, Table 6 declared
+    tt = W.table_tolerances(cfg).set_index("artifact").tolerance
+    assert c.tolerance == pytest.approx(tt["Table 7"])
+    assert _key(comp, "Table 6", "TSVM", "BCI").tolerance == cfg["tolerances"]["error"]
     if c.verdict == "differs":
         assert "substitute_data" in c.cause
     sens = W.causes_evidence(raw, cfg, rows67)["sens"]

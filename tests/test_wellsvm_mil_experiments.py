@@ -27,6 +27,14 @@ from weaklabel.experiments import wellsvm_mil as E
     ({"dd_starts": 0}, "dd_starts"),
     ({"fig6_ks": [0, 10]}, "fig6_ks"),
     ({"wellsvm_tol": 0.0}, "wellsvm_tol"),
+    # the hand-set Table 10 cell tolerance is gone: it is derived from the published table
+    ({"tolerances": {"cell": 0.10}}, "unknown tolerances key"),
+    ({"tolerances": {"competitive": 1.5}}, "tolerances.competitive"),
+    ({"tolerances": {"rois_relative": 0}}, "tolerances.rois_relative"),
+    ({"order": {"Table 10": ["WellSVM"]}}, r"order\['Table 10'\]"),
+    ({"order": {"Table 10": ["WellSVM", "SVM"]}}, r"order\['Table 10'\] names \['SVM'\]"),
+    ({"order": {"Table 11": ["WellSVM", "DD"]}}, "order must map exactly"),
+    ({"decimals": {"Table 10": 1.5}}, r"decimals\['Table 10'\]"),
 ])
 def test_config_errors_name_the_key(params, match):
     with pytest.raises(ValueError, match=match):
@@ -101,17 +109,23 @@ def test_table10_has_a_dash_row_for_cknn_roi():
 
 
 def test_claims_on_the_published_numbers():
+    from weaklabel.claims import COLUMNS, check_claims
+
     cfg = E.wellsvm_mil_config({})
     test = _test_frame(_paper_like())
     succ = {m: dict.fromkeys(C5, 50) for m in E.MIL_RUN_METHODS}
-    cl = E.mil_claims(test, _curves(succ), cfg).set_index("claim")
-    assert bool(cl.loc["M1", "holds"]) and bool(cl.loc["M2", "holds"])
-    assert cl.loc["M3", "holds"] is None and "not implemented" in cl.loc["M3", "evidence"]
+    cl = E.mil_claims(test, _curves(succ), cfg)
+    assert list(cl.columns) == COLUMNS
+    check_claims(cl)
+    cl = cl.set_index("claim")
+    assert cl.loc["M1", "verdict"] == "holds" and cl.loc["M2", "verdict"] == "holds"
+    assert cl.loc["M3", "verdict"] == "not_tested"
+    assert "not implemented" in cl.loc["M3", "note"]
     # EM-DD 0.69 vs WellSVM 0.57 on castle with a constant difference: a significant loss
-    assert not bool(cl.loc["M4", "holds"])
+    assert cl.loc["M4", "verdict"] == "does_not_hold"
     # EM-DD best on castle and sunset, WellSVM on the other three: as the paper says
-    assert bool(cl.loc["M5", "holds"])
-    assert bool(cl.loc["M6", "holds"])
+    assert cl.loc["M5", "verdict"] == "holds"
+    assert cl.loc["M6", "verdict"] == "holds"
 
 
 def test_claims_fail_when_another_svm_wins_and_on_curves():
@@ -122,9 +136,120 @@ def test_claims_fail_when_another_svm_wins_and_on_curves():
     succ = {m: dict.fromkeys(C5, 80) for m in E.MIL_RUN_METHODS}
     succ["WellSVM"] = dict.fromkeys(C5, 10)
     cl = E.mil_claims(_test_frame(rates), _curves(succ), cfg).set_index("claim")
-    assert not bool(cl.loc["M1", "holds"]) and "sunset: mi-SVM" in cl.loc["M1", "evidence"]
-    assert not bool(cl.loc["M6", "holds"])
-    assert not bool(cl.loc["M5", "holds"])
+    assert cl.loc["M1", "verdict"] == "does_not_hold"
+    assert "sunset: mi-SVM" in cl.loc["M1", "ours"]
+    assert cl.loc["M6", "verdict"] == "does_not_hold"
+    assert cl.loc["M5", "verdict"] == "does_not_hold"
+
+
+def _with_predictions(test, all_negative=(), all_positive=(), n_test=450):
+    """``test`` with ``n_predicted`` / ``n_test``: 90 images predicted relevant, none for
+    the (method, concept) pairs of ``all_negative`` (success rate 0), every one for those of
+    ``all_positive``."""
+    t = test.assign(n_predicted=90, n_test=n_test)
+    for m, c in all_negative:
+        sel = (t.method == m) & (t.concept == c)
+        t.loc[sel, "n_predicted"] = 0
+        t.loc[sel, "success_rate"] = 0.0
+    for m, c in all_positive:
+        t.loc[(t.method == m) & (t.concept == c), "n_predicted"] = n_test
+    return t
+
+
+def test_one_class_share_of_the_fits():
+    cfg = E.wellsvm_mil_config({})
+    t = _with_predictions(_test_frame(_paper_like()), all_negative=[("WellSVM", "sunset")],
+                          all_positive=[("DD", "castle")])
+    t.loc[(t.method == "MI-SVM") & (t.concept == "mountain") & (t.split == 0),
+          "n_predicted"] = 0                                   # one split of three
+    oc = E.mil_one_class(t, cfg).set_index(["row", "column"]).one_class_share
+    assert oc[("WellSVM", "sunset")] == 1.0 and oc[("DD", "castle")] == 1.0
+    assert oc[("MI-SVM", "mountain")] == pytest.approx(1 / 3)
+    assert oc[("WellSVM", "castle")] == 0.0                    # must not fire: 90 of 450
+    # without n_test the protocol's count of test images (5 x (100 - 10)) is used
+    assert E.mil_one_class(t.drop(columns="n_test"), cfg).equals(E.mil_one_class(t, cfg))
+    # a frame without n_predicted records nothing
+    assert E.mil_one_class(_test_frame(_paper_like()), cfg).one_class_share.isna().all()
+    with pytest.raises(ValueError, match="test"):
+        E.mil_one_class(None, cfg)
+    comp = E.mil_comparison(t, pd.DataFrame(), cfg)
+    c = comp.set_index(["row", "column"])
+    assert c.loc[("WellSVM", "sunset"), "one_class_share"] == 1.0
+    tab = E.roi_table10(t, cfg)
+    marked = E.mark_one_class(tab["text"], comp, "Table 10")
+    assert marked.loc["WellSVM", "sunset"].endswith(" †")
+    assert not marked.loc["WellSVM", "castle"].endswith(" †")
+
+
+def test_claims_on_one_class_fits():
+    cfg = E.wellsvm_mil_config({})
+    succ = {m: dict.fromkeys(C5, 50) for m in E.MIL_RUN_METHODS}
+    base = _paper_like()
+    # must not fire: every fit predicts some images relevant, the claims are decided
+    cl = E.mil_claims(_with_predictions(_test_frame(base)), _curves(succ), cfg)
+    assert set(cl.set_index("claim").loc[["M1", "M2", "M5", "M6"], "verdict"]) == {"holds"}
+    # must fire: WellSVM predicts no image relevant on sunset (success rate 0 there)
+    t = _with_predictions(_test_frame(base), all_negative=[("WellSVM", "sunset")])
+    cl = E.mil_claims(t, _curves(succ), cfg).set_index("claim")
+    for c in ("M1", "M2", "M6"):
+        assert cl.loc[c, "verdict"] == "inconclusive", c
+        assert "sunset: WellSVM (100% of splits)" in cl.loc[c, "note"]
+    # M4 fails on castle (a significant loss to EM-DD) where no fit is one-class: decided
+    assert cl.loc["M4", "verdict"] == "does_not_hold" and "castle" in cl.loc["M4", "note"]
+    # M5 holds on every concept, but sunset rests on WellSVM's one-class fit: inconclusive
+    assert cl.loc["M5", "verdict"] == "inconclusive"
+    # a claim over every concept failing on a clean concept is decided (must fire) ...
+    rates = _paper_like()
+    rates["DD"]["castle"] = [0.8, 0.8, 0.8]                  # DD above WellSVM on castle
+    t = _with_predictions(_test_frame(rates), all_negative=[("WellSVM", "sunset")])
+    cl = E.mil_claims(t, _curves(succ), cfg).set_index("claim")
+    assert cl.loc["M2", "verdict"] == "does_not_hold"
+    assert "fails on castle" in cl.loc["M2", "note"] and "sunset: WellSVM" in cl.loc["M2", "note"]
+    # ... but not when the failing concept rests on the one-class fit (must not fire)
+    rates = _paper_like()
+    rates["DD"]["sunset"] = [0.5, 0.5, 0.5]
+    t = _with_predictions(_test_frame(rates), all_negative=[("DD", "sunset")])
+    cl = E.mil_claims(t, _curves(succ), cfg).set_index("claim")
+    assert cl.loc["M2", "verdict"] == "inconclusive"
+
+
+def test_derived_tolerance_of_table10():
+    from weaklabel import published
+    from weaklabel.cellstats import derived_tolerance
+    from weaklabel.pipeline import load_params
+
+    cfg = E.wellsvm_mil_config(load_params("wellsvm_mil", "default"))
+    assert cfg["order"] == {"Table 10": ["WellSVM", "DD"]}       # params.yaml's order
+    t = published.load("wellsvm", "Table 10")
+    wide = t.pivot(index="column", columns="row", values="value").astype(float)
+    pm = t.pivot(index="column", columns="row", values="spread").astype(float)
+    want = derived_tolerance(wide, ["WellSVM", "DD"], decimals=2, published_pm=pm)
+    assert E.mil_tolerances(cfg)["Table 10"] == pytest.approx(want)
+    # the paper's +- (median 0.145 over WellSVM's and DD's cells) is wider than half the
+    # median gap (0.065): the floor decides
+    assert want == pytest.approx(0.145)
+    d = E.tolerance_derivation(cfg).set_index("table")
+    assert d.loc["Table 10", "half_median_gap"] == pytest.approx(0.065)
+    assert d.loc["Table 10", "tolerance"] == pytest.approx(max(
+        d.loc["Table 10", ["half_median_gap", "precision_floor", "pm_floor"]]))
+    assert d.loc["Table 9", "tolerance"] == cfg["tolerances"]["rois_relative"]
+    other = E.wellsvm_mil_config({"order": {"Table 10": ["WellSVM", "CkNN-ROI"]}})
+    assert E.mil_tolerances(other)["Table 10"] == pytest.approx(
+        derived_tolerance(wide, ["WellSVM", "CkNN-ROI"], decimals=2, published_pm=pm))
+
+
+def test_metrics_carry_the_claims_block():
+    cfg = E.wellsvm_mil_config({})
+    test = _with_predictions(_test_frame(_paper_like()))
+    succ = {m: dict.fromkeys(C5, 50) for m in E.MIL_RUN_METHODS}
+    cl = E.mil_claims(test, _curves(succ), cfg)
+    comp = E.mil_comparison(test, pd.DataFrame(), cfg)
+    run = {"test": test, "cv": pd.DataFrame({"converged": [True]})}
+    m = E.mil_metrics(run, cl, comp, pd.DataFrame({"rel_gap": [0.0]}), cfg,
+                      runtime_seconds=1.0, profile="smoke")
+    assert m["claims"]["total"] == 6 and m["claims"]["not_tested"] == 1
+    assert not {"claims_hold", "claims_fail", "claims_not_tested"} & set(m)
+    assert m["derived_tolerances"]["Table 10"] == pytest.approx(0.145)
 
 
 def test_comparison_contract_and_notes():
@@ -138,6 +263,8 @@ def test_comparison_contract_and_notes():
     comp = E.mil_comparison(_test_frame(_paper_like()), t9, cfg)
     assert list(comp.columns) == COLUMNS + CAUSE_COLUMNS
     assert len(comp) == 10 + 35
+    tol10 = comp[comp.artifact == "Table 10"].tolerance
+    assert (tol10 == E.mil_tolerances(cfg)["Table 10"]).all()
     assert comp.note.str.contains("substitute data").all()
     t10 = comp[comp.artifact == "Table 10"].set_index(["row", "column"])
     # on generated images: equal numbers are still not a match

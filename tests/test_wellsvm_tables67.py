@@ -91,6 +91,26 @@ def test_tiny_run():
     assert set(cells.column) == {"SVM", "WellSVM"}
     # g50c is an easy Gaussian problem: far better than chance
     assert cells.set_index(["row", "column"]).loc[("g50c", "WellSVM"), "reproduced"] < 30
+    # the one-class flag is recorded per fit; g50c's WellSVM predicts both classes
+    assert rows.one_class.dtype == bool
+    assert not rows[(rows.dataset == "g50c") & (rows.method == "WellSVM")].one_class.any()
+
+
+def test_one_class_shares_of_tables_6_and_7():
+    """The share of splits whose prediction was one class, per published cell: must fire
+    on the split that predicted one class, must not on the others; nothing without the
+    column."""
+    from weaklabel.experiments import wellsvm as W
+
+    rows = pd.DataFrame({"table": ["table6", "table6", "table7", "table7"],
+                         "dataset": ["BCI", "BCI", "g50c", "g50c"],
+                         "method": ["TSVM", "TSVM", "SVM", "SVM"], "split": [0, 1, 0, 1],
+                         "error_pct": [50.0, 40.0, 10.0, 9.0],
+                         "one_class": [True, False, False, False]})
+    sh = W.one_class_shares67(rows).set_index(["artifact", "row", "column"]).one_class_share
+    assert sh[("Table 6", "TSVM", "BCI")] == 0.5          # Table 6: row = method
+    assert sh[("Table 7", "g50c", "SVM")] == 0.0          # Table 7: row = data set
+    assert W.one_class_shares67(rows.drop(columns="one_class")).empty
 
 
 def test_multiclass_one_vs_rest_runs():

@@ -45,9 +45,8 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
-from .compare import COLUMNS as _COMPARISON_COLUMNS
-
 from .cellstats import MIN_RUNS
+from .compare import COLUMNS as _COMPARISON_COLUMNS
 
 __all__ = ["CAUSES", "CAUSE_COLUMNS", "MEASURED", "MIN_RUNS", "NOT_A_CHOICE",
            "UNTOUCHED_COLUMNS", "within_spread", "scoring", "protocol_choice",

@@ -363,7 +363,7 @@ def write_comparison(comparison: pd.DataFrame, path) -> None:
         raise ValueError(f"unknown causes {sorted(unknown)}; the vocabulary is {list(CAUSES)}.")
     if (differs & comparison["reproduced"].isna()).any():
         raise ValueError("differs rows without a reproduced number: their verdict is not_run.")
-    from .causes import MIN_RUNS, MEASURED
+    from .causes import MEASURED, MIN_RUNS
 
     measured = cause.map(lambda v: any(c in MEASURED for c in v.split(";")))
     gap = (comparison["explained_value"] - comparison["published"]).abs()

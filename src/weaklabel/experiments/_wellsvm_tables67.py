@@ -236,7 +236,8 @@ def run_split(table: str, name: str, split: int, cfg: dict, method: str | None =
               ) -> list[dict]:
     """Every method of ``table`` (or only ``method``) on one split of one set: long rows
     (table, dataset, method, split, error_pct, seconds, n_labelled, n_unlabelled, n_binary,
-    warnings)."""
+    warnings, one_class). ``one_class`` is True when the prediction on the unlabelled points
+    (the error's points) is a single class."""
     X, y, splits = load_set(table, name, cfg)
     lab, unl = splits["labelled"][split], splits["unlabelled"][split]
     linear = name in cfg["linear_sets"]
@@ -274,7 +275,8 @@ def run_split(table: str, name: str, split: int, cfg: dict, method: str | None =
         rows.append({"table": table, "dataset": name, "method": method, "split": split,
                      "error_pct": 100.0 * float(np.mean(pred != y[unl])), "seconds": sec,
                      "n_labelled": len(lab), "n_unlabelled": len(unl),
-                     "n_binary": len(classes), "warnings": n_warn})
+                     "n_binary": len(classes), "warnings": n_warn,
+                     "one_class": bool(np.unique(pred).size == 1)})
     return rows
 
 
@@ -294,7 +296,7 @@ def _tasks(table: str, cfg: dict) -> list[tuple]:
 def _rows(tasks, cfg, executor, progress, desc, order=None) -> pd.DataFrame:
     """Run ``order`` (default: ``tasks``) through the executor; rows in ``tasks``' order."""
     cols = ["table", "dataset", "method", "split", "error_pct", "seconds", "n_labelled",
-            "n_unlabelled", "n_binary", "warnings"]
+            "n_unlabelled", "n_binary", "warnings", "one_class"]
     if not tasks:
         return pd.DataFrame(columns=cols)
     order = list(tasks) if order is None else list(order)

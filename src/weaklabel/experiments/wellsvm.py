@@ -46,6 +46,21 @@ or too costly for a laptop, ours (every value in ``params.yaml``, section ``well
   (``variant="reference"``) runs as an extra column ``WellSVM (code)``.
 - **Statistics**: win/tie/loss by a paired t-test at 95 % (:mod:`weaklabel.stats`), ranks
   as in Demsar (2006) from the mean accuracies, Friedman test.
+- **Tolerances** (:func:`table_tolerances`): the accuracy cells of a table (Tables 2-4) and
+  the error cells (Tables 6-7) get the tolerance derived from the published table alone
+  (:func:`weaklabel.cellstats.derived_tolerance`) for the best-first order ``order`` that the
+  paper's text states for it (:data:`ORDER_BASIS`), with ``decimals`` its printed precision
+  and the printed ``±`` as a floor; a table whose text states no order keeps the declared
+  ``tolerances`` (:data:`NO_ORDER_BASIS`: Table 4 ``cell`` / ``avg``, Table 6 ``error``).
+  Ranks and win/tie/loss counts keep ``tolerances.rank`` / ``.count``: the paper prints no
+  spread for them and states no order in their units.
+- **Claims** (:func:`claims`, the common schema of :mod:`weaklabel.claims`): each test and
+  threshold is declared in :func:`claims`' table of claims before the run; a claim over a
+  table is ``inconclusive`` when a data set of the table did not run on the paper's data,
+  when a method it compares did not run, or when its outcome changes once the repetitions
+  (splits) with a fit that predicted one class are left out (:func:`one_class_robust`);
+  wall-clock claims (Fig. 1) are ``not_tested`` in ``claims.csv`` and shown as times of the
+  run in the report.
 - **Causes of the differing cells** (:func:`causes_evidence`, rules of
   :mod:`weaklabel.causes`): the spread over the repetitions (data-set cells, per-repetition
   ranks and averages; the paper's ``±`` beside it), the repetition counts
@@ -99,8 +114,16 @@ DEFAULTS = {
     "methods": list(METHODS) + list(EXTRA),
     "wellsvm_tol": 1e-3, "wellsvm_max_iter": 50,
     "lapsvm_neighbors": 5,
-    # declared before the run: a mean accuracy cell, an average, a rank, a count
+    # declared before the run. cell / avg: an accuracy cell / the average accuracy of a
+    # table of Tables 2-4 without a stated order (Table 4); error: a test error (%) of
+    # Tables 6-7 without a stated order (Table 6); rank: a rank or average rank; count: a
+    # win/tie/loss count. The tables of `order` get derived tolerances (table_tolerances)
     "tolerances": {"cell": 0.05, "avg": 0.03, "rank": 1.0, "count": 3, "error": 5.0},
+    # best-first order of methods that the paper's text states per table (ORDER_BASIS) and
+    # the digits the table prints; their tolerance is derived from the published table
+    "order": {"Table 2": ["WellSVM", "USVM", "SVM"], "Table 3": ["WellSVM", "SVM"],
+              "Table 7": ["BB", "∇DA", "WellSVM"]},
+    "decimals": {"Table 2": 2, "Table 3": 2, "Table 7": 1},
     "fig2": {"label_pct": 10, "C2": 0.1, "kernel": 1.0, "datasets": list(FIG2_SETS)},
     "golden_splits": None,   # RSSL diabetes splits of the golden check (None: all 30)
     # Tables 6-7 (experiments._wellsvm_tables67): splits run per set, {} = its defaults
@@ -124,6 +147,8 @@ def config(params: dict | None = None) -> dict:
     cfg = copy.deepcopy(DEFAULTS)
     cfg.update(params)
     check_params(cfg)
+    check_tolerances(cfg["tolerances"])
+    check_order(cfg["order"], cfg["decimals"])
     sens = cfg["sensitivity"]
     check_rep_counts(sens)
     unknown = sorted(set(sens) - {"rep_counts", "setting_methods", "setting_reps"})
@@ -172,6 +197,168 @@ def check_rep_counts(sensitivity) -> list[int]:
         raise ValueError("sensitivity must be a mapping with rep_counts, a non-empty list of "
                          f"positive integers; got {sensitivity!r}.")
     return sorted(set(counts))
+
+
+# --------------------------------------------------------------------------- tolerances
+#: the published tables whose cells :func:`comparison` compares with a tolerance
+COMPARED_TABLES = ("Table 2", "Table 3", "Table 4", "Table 6", "Table 7")
+#: the paper's sentences behind the default ``order`` (``params.yaml``, ``wellsvm.order``)
+ORDER_BASIS = {
+    "Table 2": "Section 5.1.1 on Table 2: WellSVM \"achieves the best improvement against "
+               "SVM in terms of both the counts of (#wins-#loses) as well as average "
+               "accuracy. The Friedman test ... shows that both WellSVM and USVM perform "
+               "significantly better than SVM\" (WellSVM above USVM by the average "
+               "accuracy, USVM above SVM by the Friedman test; TSVM and LapSVM are placed "
+               "below WellSVM only, so no chain of the order passes through them)",
+    "Table 3": "Section 5.1.1 on Tables 3-4: \"the Friedman test shows that WellSVM still "
+               "performs significantly better than SVM with 10% labeled examples\" "
+               "(\"both TSVM and USVM cannot beat the SVM\" says they are not better than "
+               "SVM, not an order, so they are left out, as in Table 4)",
+    "Table 7": "Section 5.1.3 on Table 7: \"BB attains the best performance. Overall, "
+               "WellSVM performs slightly worse than ∇DA\" (test errors: best = lowest)",
+}
+#: why a compared table without a stated order keeps its declared tolerance
+NO_ORDER_BASIS = {
+    "Table 4": "Section 5.1.1 states no order for 15 %: \"With 15% labeled examples, no "
+               "S3VM performs significantly better than SVM\", and \"both TSVM and USVM "
+               "cannot beat the SVM\" says which methods do not beat SVM, not an order; "
+               "declared tolerances.cell (accuracy) and tolerances.avg (average accuracy)",
+    "Table 6": "Section 5.1.3 states only parity for Table 6 (\"WellSVM is highly "
+               "competitive\", tested as the claim T6-competitive); declared "
+               "tolerances.error (points of test error)",
+}
+_TOLERANCE_KEYS = ("cell", "avg", "rank", "count", "error")
+
+
+def check_tolerances(tolerances) -> dict:
+    """The declared ``tolerances`` (a mapping with exactly the keys ``cell, avg, rank, count,
+    error``, each a positive number), or a ValueError naming the key."""
+    if not isinstance(tolerances, dict):
+        raise ValueError(f"tolerances must be a mapping with keys {list(_TOLERANCE_KEYS)}, "
+                         f"got {tolerances!r}.")
+    keys = set(tolerances)
+    if keys != set(_TOLERANCE_KEYS):
+        raise ValueError(f"tolerances must have exactly the keys {list(_TOLERANCE_KEYS)}; "
+                         f"unknown {sorted(keys - set(_TOLERANCE_KEYS))}, missing "
+                         f"{sorted(set(_TOLERANCE_KEYS) - keys)}.")
+    for k, v in tolerances.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+            raise ValueError(f"tolerances.{k} must be a positive number, got {v!r}.")
+    return tolerances
+
+
+def published_wide(artifact: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One compared table as printed: ``(values, pm)``, one row per data set and one column
+    per method (Table 6, printed with the methods as rows, is transposed), ``pm`` the printed
+    ``±`` (NaN where none). Summary rows (average accuracy, average rank, win/tie/loss) and
+    rank columns are left out."""
+    if artifact not in COMPARED_TABLES:
+        raise ValueError(f"artifact must be one of {list(COMPARED_TABLES)}, got {artifact!r}.")
+    p = published_frame()
+    p = p[p.artifact == artifact]
+    if artifact == "Table 6":
+        p = p.rename(columns={"row": "column", "column": "row"})
+    p = p[~p.column.str.contains(",", regex=False)
+          & ~p.row.str.contains(r"acc\.|rank|win/tie/loss", regex=True)]
+    vals = p.pivot(index="row", columns="column", values="value").astype(float)
+    pm = p.pivot(index="row", columns="column", values="spread").astype(float)
+    return vals, pm.reindex(index=vals.index, columns=vals.columns)
+
+
+def check_order(order, decimals) -> None:
+    """Reject a bad ``order`` / ``decimals`` (``params.yaml``, ``wellsvm``) with a ValueError
+    naming the key: ``order`` maps a table of :data:`COMPARED_TABLES` to at least two
+    distinct methods of the published table, best first; ``decimals`` gives every table of
+    ``order`` its printed digits (a non-negative integer)."""
+    if not isinstance(order, dict):
+        raise ValueError("order must be a mapping {table: [methods, best first]}, got "
+                         f"{order!r}.")
+    if not isinstance(decimals, dict):
+        raise ValueError(f"decimals must be a mapping {{table: digits}}, got {decimals!r}.")
+    for art in list(order) + list(decimals):
+        if art not in COMPARED_TABLES:
+            key = "order" if art in order else "decimals"
+            raise ValueError(f"{key} names table {art!r}; the compared tables are "
+                             f"{list(COMPARED_TABLES)}.")
+    for art, methods in order.items():
+        key = f"order[{art!r}]"
+        if (not isinstance(methods, (list, tuple)) or len(methods) < 2
+                or not all(isinstance(m, str) for m in methods)):
+            raise ValueError(f"{key} must list at least two methods, best first (the order "
+                             f"the paper's text states); got {methods!r}.")
+        if len(set(methods)) != len(methods):
+            raise ValueError(f"{key} names a method twice: {list(methods)}.")
+        cols = list(published_wide(art)[0].columns)
+        bad = [m for m in methods if m not in cols]
+        if bad:
+            raise ValueError(f"{key} names {bad}, not methods of the published {art}: "
+                             f"{cols}.")
+        d = decimals.get(art)
+        if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+            raise ValueError(f"decimals[{art!r}] must be the non-negative number of digits "
+                             f"{art} prints (every table of order needs one); got {d!r}.")
+
+
+def table_tolerances(cfg: dict) -> pd.DataFrame:
+    """The tolerance of the accuracy cells (Tables 2-4) or test-error cells (Tables 6-7) of
+    every compared table, and its derivation; computed from the published table and the
+    declared ``order`` / ``decimals`` / ``tolerances`` of ``cfg`` (:func:`config`), never
+    from a result.
+
+    Columns: ``artifact``, ``basis`` (``derived`` or ``declared``), ``order`` (best first,
+    ``" > "``-joined), ``decimals``, ``median_gap`` (median over the rows of the gaps between
+    consecutive methods of the order), ``precision`` (``10 ** -decimals``), ``median_pm``
+    (median printed ``±`` of those methods' cells, NaN where none), ``tolerance`` (the
+    cells'; :func:`weaklabel.cellstats.derived_tolerance` for a derived one),
+    ``avg_tolerance`` (the average-accuracy row of Tables 2-4: the table's tolerance when
+    derived, ``tolerances.avg`` when declared), ``reason``."""
+    from ..cellstats import derived_tolerance
+
+    tol = check_tolerances(cfg["tolerances"])
+    check_order(cfg["order"], cfg["decimals"])
+    rows = []
+    for art in COMPARED_TABLES:
+        acc_table = art in TABLES.values()
+        vals, pm = published_wide(art)
+        if art in cfg["order"]:
+            order, dec = list(cfg["order"][art]), int(cfg["decimals"][art])
+            gaps = np.abs(np.diff(vals[order].to_numpy(dtype=float), axis=1)).ravel()
+            pms = pm[order].to_numpy(dtype=float).ravel()
+            t = derived_tolerance(vals, order, decimals=dec, published_pm=pm)
+            rows.append({"artifact": art, "basis": "derived", "order": " > ".join(order),
+                         "decimals": dec, "median_gap": float(np.nanmedian(gaps)),
+                         "precision": 10.0 ** -dec,
+                         "median_pm": (float(np.nanmedian(pms)) if np.isfinite(pms).any()
+                                       else np.nan),
+                         "tolerance": round(t, 12),
+                         "avg_tolerance": round(t, 12) if acc_table else np.nan,
+                         "reason": ORDER_BASIS.get(art, "declared in params.yaml "
+                                                        "(wellsvm.order)")})
+        else:
+            rows.append({"artifact": art, "basis": "declared", "order": "",
+                         "decimals": np.nan, "median_gap": np.nan, "precision": np.nan,
+                         "median_pm": np.nan,
+                         "tolerance": float(tol["cell"] if acc_table else tol["error"]),
+                         "avg_tolerance": float(tol["avg"]) if acc_table else np.nan,
+                         "reason": NO_ORDER_BASIS.get(art, "no order declared in "
+                                                           "params.yaml (wellsvm.order)")})
+    return pd.DataFrame(rows)
+
+
+def tolerance_markdown(cfg: dict) -> str:
+    """Markdown for the report: :func:`table_tolerances` as a table with its derivation."""
+    t = table_tolerances(cfg)
+
+    def num(v, fmt="{:.3g}"):
+        return "–" if not np.isfinite(v) else fmt.format(v)
+
+    lines = ["| table | basis | order (best first) | median gap | precision | median ± | "
+             "tolerance | average row | why |", "|---|---|---|---:|---:|---:|---:|---:|---|"]
+    for r in t.itertuples(index=False):
+        lines.append(f"| {r.artifact} | {r.basis} | {r.order or '–'} | {num(r.median_gap)} | "
+                     f"{num(r.precision)} | {num(r.median_pm)} | **{num(r.tolerance)}** | "
+                     f"{num(r.avg_tolerance)} | {r.reason} |")
+    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------- data
@@ -488,12 +675,13 @@ def table(raw: pd.DataFrame, pct: int) -> pd.DataFrame:
     t["rank"] = [ranks.loc[ds, m] if m in core else np.nan
                  for ds, m in zip(t.dataset, t.method, strict=True)]
     wtl = []
+    runs = {k: g.sort_values("rep").accuracy.to_numpy()
+            for k, g in d.groupby(["dataset", "method"], sort=False)}
     for ds, m in zip(t.dataset, t.method, strict=True):
         if m == "SVM" or "SVM" not in wide.columns:
             wtl.append("")
             continue
-        a = d[(d.dataset == ds) & (d.method == "SVM")].sort_values("rep").accuracy.values
-        b = d[(d.dataset == ds) & (d.method == m)].sort_values("rep").accuracy.values
+        a, b = runs[(ds, "SVM")], runs[(ds, m)]
         if len(a) == len(b) and len(a) > 1:
             r = win_tie_loss([a], [b])
             wtl.append(f"{r.win}/{r.tie}/{r.loss}")
@@ -552,23 +740,28 @@ def _pub_row_name(pub: pd.DataFrame, artifact: str, name: str) -> str:
 
 def reproduced_cells(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     """Our value of every published cell of Tables 2-4 we reproduce (artifact, row,
-    column, reproduced, tolerance)."""
+    column, reproduced, tolerance): accuracies and average accuracies with the table's
+    tolerance (:func:`table_tolerances`), ranks with ``tolerances.rank``, win/tie/loss
+    counts with ``tolerances.count``."""
     pub = published_frame()
     tol = cfg["tolerances"]
+    tt = table_tolerances(cfg).set_index("artifact")
     out = []
     for pct, art in TABLES.items():
         if pct not in cfg["label_pcts"]:
             continue
+        cell_tol, avg_tol = (float(tt.loc[art, "tolerance"]),
+                             float(tt.loc[art, "avg_tolerance"]))
         t = table(raw, pct)
         for _, r in t[t.method.isin(METHODS)].iterrows():
             row = _pub_row_name(pub, art, r.dataset)
-            out.append((art, row, r.method, r["mean"], tol["cell"]))
+            out.append((art, row, r.method, r["mean"], cell_tol))
             out.append((art, row, f"{r.method}, rank", r["rank"], tol["rank"]))
         s = summary_rows(t)
         for _, r in s.iterrows():
             avg_row = "ave. acc." if art == "Table 2" else "avg. acc."
             rank_row = "ave. rank" if art == "Table 2" else "avg. rank"
-            out.append((art, avg_row, r.method, r.avg_acc, tol["avg"]))
+            out.append((art, avg_row, r.method, r.avg_acc, avg_tol))
             out.append((art, rank_row, r.method, r.avg_rank, tol["rank"]))
             if r.method != "SVM":
                 for k in ("win", "tie", "loss"):
@@ -595,12 +788,17 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
     if rows67 is not None and len(rows67):
         from ._wellsvm_tables67 import reproduced_cells as cells67
 
-        c = cells67(rows67).assign(tolerance=float(cfg["tolerances"]["error"]))
+        tt = table_tolerances(cfg).set_index("artifact").tolerance
+        c = cells67(rows67)
+        c = c.assign(tolerance=c.artifact.map(tt).astype(float))
         c67 = build_comparison(c, "wellsvm", artifacts=sorted(set(c.artifact)), decimals=1)
         out.append(c67[c67.reproduced.notna()])
+    parts = [f for f in (one_class_shares(raw), one_class_shares67(rows67)) if len(f)]
+    shares = (pd.concat(parts, ignore_index=True) if parts
+              else one_class_shares(raw))
     comp = classify(pd.concat(out, ignore_index=True), substitutes=substitutes(),
                     trivial=majority_accuracy(sorted(set(raw.dataset)), arts),
-                    one_class=one_class_shares(raw))
+                    one_class=shares)
     return assign_causes(comp, **causes_evidence(raw, cfg, rows67, sensitivity))
 
 
@@ -620,6 +818,23 @@ def one_class_shares(raw: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({"artifact": art.values,
                          "row": [_pub_row_name(pub, a, x) for a, x in zip(art, g.dataset)],
                          "column": g.method.values, "one_class_share": g.one.values})[cols]
+
+
+def one_class_shares67(rows67: pd.DataFrame) -> pd.DataFrame:
+    """Per reproduced cell of Tables 6-7, the share of its splits whose prediction on the
+    unlabelled points was a single class (``one_class`` in the rows of :func:`tables67`);
+    columns ``artifact, row, column, one_class_share``. Empty when the rows do not record
+    it."""
+    cols = ["artifact", "row", "column", "one_class_share"]
+    if rows67 is None or not len(rows67) or "one_class" not in rows67.columns:
+        return pd.DataFrame(columns=cols)
+    g = (rows67.assign(one=rows67.one_class.eq(True))
+         .groupby(["table", "dataset", "method"], sort=False).one.mean().reset_index())
+    t6 = g.table == "table6"
+    return pd.DataFrame({"artifact": np.where(t6, "Table 6", "Table 7"),
+                         "row": np.where(t6, g.method, g.dataset),
+                         "column": np.where(t6, g.dataset, g.method),
+                         "one_class_share": g.one.astype(float).values})[cols]
 
 
 def majority_accuracy(datasets, artifacts) -> pd.DataFrame:
@@ -894,54 +1109,455 @@ def side_by_side67(rows67: pd.DataFrame) -> dict:
     return out
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[dict]:
-    """The paper's claims for Tables 2-4 (Section 5.1.1), each with our evidence and a
-    verdict (``holds`` / ``does not hold``)."""
+# --------------------------------------------------------------------------- claims
+#: the Friedman / Bonferroni-Dunn level of Section 5.1.1 ("at the 90% confidence level")
+FRIEDMAN_ALPHA = 0.10
+#: the S3VMs of Tables 2-4 (every method but the labelled-only SVM)
+S3VMS = ("TSVM", "LapSVM", "USVM", "WellSVM")
+
+
+def _table_stats(d: pd.DataFrame, pct: int) -> dict | None:
+    """The numbers the claims of one of Tables 2-4 read from its raw rows ``d`` (one label
+    percentage, the paper's methods): average accuracy per method, SVM's losses minus wins
+    per S3VM (the S3VM's net wins), and the Friedman / Bonferroni-Dunn outcome. None
+    without rows."""
     from ..stats import bonferroni_dunn_cd, friedman_test
 
-    pub_avg = {5: 0.778, 10: 0.807, 15: 0.811}
-    out = []
-    for pct, art in TABLES.items():
-        if pct not in cfg["label_pcts"]:
-            continue
-        t = table(raw, pct)
-        s = summary_rows(t).set_index("method")
-        best = s.avg_acc.idxmax()
-        net = {m: int(s.loc[m, "loss"] - s.loc[m, "win"]) for m in s.index if m != "SVM"}
-        out.append({
-            "claim": f"{art} ({pct} % labelled): WellSVM has the best average accuracy "
-                     f"(paper: {pub_avg[pct]:.3f})",
-            "ours": f"best: {best} {s.avg_acc.max():.3f}; WellSVM "
-                    f"{s.avg_acc.get('WellSVM', np.nan):.3f}",
-            "verdict": "holds" if best == "WellSVM" else "does not hold"})
-        if net:
-            bestnet = max(net, key=net.get)
-            out.append({
-                "claim": f"{art}: WellSVM has the best net wins against SVM "
-                         "(paper: +4 / +7 / +3 at 5 / 10 / 15 %)",
-                "ours": ", ".join(f"{m} {v:+d}" for m, v in net.items()),
-                "verdict": "holds" if (net.get("WellSVM", -99) >= net[bestnet]
-                                       and net.get("WellSVM", 0) > 0)
-                else "does not hold"})
-        wide = t[t.method.isin(METHODS)].pivot(index="dataset", columns="method",
-                                               values="mean")
-        cols = [m for m in METHODS if m in wide]
-        if len(cols) >= 3 and wide.shape[0] >= 3 and "SVM" in cols:
-            fr = friedman_test(wide[cols].values)
-            cd = bonferroni_dunn_cd(len(cols), wide.shape[0], alpha=0.10)
-            rk = dict(zip(cols, fr.ranks, strict=True))
-            better = [m for m in cols if m != "SVM" and rk["SVM"] - rk[m] > cd]
-            paper = {5: ["USVM", "WellSVM"], 10: ["WellSVM"], 15: []}[pct]
-            out.append({
-                "claim": f"{art}: significantly better than SVM (Friedman test, "
-                         f"Bonferroni-Dunn at 90 %): paper {', '.join(paper) or 'none'}",
-                "ours": (f"Friedman chi2 = {fr.chi2:.2f} (p = {fr.pvalue:.3g}); critical "
-                         f"difference {cd:.2f}; rank of SVM minus rank: "
-                         + ", ".join(f"{m} {rk['SVM'] - rk[m]:+.2f}" for m in cols
-                                     if m != "SVM")
-                         + f"; significant: {', '.join(better) or 'none'}"),
-                "verdict": "holds" if sorted(better) == sorted(paper) else "does not hold"})
+    if d.empty:
+        return None
+    t = table(d, pct)
+    s = summary_rows(t).set_index("method")
+    out = {"avg": s.avg_acc.astype(float).to_dict(),
+           "net": {m: int(s.loc[m, "loss"] - s.loc[m, "win"]) for m in s.index
+                   if m != "SVM"},
+           "sig": None}
+    wide = (t[t.method.isin(METHODS)].pivot(index="dataset", columns="method", values="mean")
+            .dropna())
+    cols = [m for m in METHODS if m in wide.columns]
+    out["n_sets"] = int(wide.shape[0])
+    if len(cols) >= 3 and "SVM" in cols and wide.shape[0] >= 2:
+        fr = friedman_test(wide[cols].values)
+        cd = bonferroni_dunn_cd(len(cols), wide.shape[0], alpha=FRIEDMAN_ALPHA)
+        rk = dict(zip(cols, (float(r) for r in fr.ranks), strict=True))
+        out.update(sig=sorted(m for m in cols if m != "SVM" and rk["SVM"] - rk[m] > cd),
+                   chi2=float(fr.chi2), pvalue=float(fr.pvalue), cd=float(cd), ranks=rk)
     return out
+
+
+def _printed_summary(art: str) -> dict:
+    """The paper's summary rows of ``art``: average accuracy per method and each S3VM's net
+    wins against SVM (SVM's losses minus wins), and its average ranks."""
+    p = published_frame()
+    p = p[p.artifact == art]
+    avg = p[p.row.str.contains("acc.", regex=False)].set_index("column").value.astype(float)
+    rank = p[p.row.str.contains("rank", regex=False)].set_index("column").value.astype(float)
+    w = p[p.row == "SVM: win/tie/loss"].dropna(subset=["value"])
+    cnt = {tuple(c.split(", ")): float(v) for c, v in zip(w.column, w.value, strict=True)}
+    net = {m: int(cnt[(m, "loss")] - cnt[(m, "win")]) for m in S3VMS
+           if (m, "loss") in cnt and (m, "win") in cnt}
+    return {"avg": avg.to_dict(), "rank": rank.to_dict(), "net": net}
+
+
+def _fmt_avg(avg: dict) -> str:
+    return ", ".join(f"{m} {avg[m]:.3f}" for m in METHODS if m in avg)
+
+
+def _claim_best_avg(stats, cfg):
+    """(holds, ours) of "WellSVM has the best average accuracy"."""
+    a = stats["avg"]
+    others = {m: v for m, v in a.items() if m != "WellSVM" and m in METHODS}
+    return (a["WellSVM"] >= max(others.values()),
+            f"average accuracy: {_fmt_avg(a)} over {stats['n_sets']} sets")
+
+
+def _claim_net_wins(stats, cfg):
+    n = stats["net"]
+    others = [v for m, v in n.items() if m != "WellSVM"]
+    holds = n["WellSVM"] > 0 and all(n["WellSVM"] >= v for v in others)
+    return holds, "net wins against SVM: " + ", ".join(f"{m} {v:+d}" for m, v in n.items())
+
+
+def _friedman_ours(stats) -> str:
+    rk = stats["ranks"]
+    return (f"Friedman chi2 = {stats['chi2']:.2f} (p = {stats['pvalue']:.3g}) over "
+            f"{stats['n_sets']} sets; critical difference {stats['cd']:.2f}; SVM's average "
+            "rank minus each S3VM's: "
+            + ", ".join(f"{m} {rk['SVM'] - rk[m]:+.2f}" for m in S3VMS if m in rk)
+            + f"; significant: {', '.join(stats['sig']) or 'none'}")
+
+
+def _claim_friedman(expected, mode):
+    def test(stats, cfg):
+        if stats.get("sig") is None:
+            return None, "Friedman test not computable (fewer than 3 methods or 2 sets)"
+        sig = set(stats["sig"])
+        holds = sig == set(expected) if mode == "exactly" else set(expected) <= sig
+        return holds, _friedman_ours(stats)
+    return test
+
+
+def _claim_not_above_svm(stats, cfg):
+    a = stats["avg"]
+    return (a["TSVM"] <= a["SVM"] and a["USVM"] <= a["SVM"],
+            f"average accuracy: SVM {a['SVM']:.3f}, TSVM {a['TSVM']:.3f}, "
+            f"USVM {a['USVM']:.3f}")
+
+
+def parity_margin(cfg: dict, artifact: str) -> tuple[float | None, str]:
+    """The margin of a parity claim ("competitive", "comparable") on ``artifact``'s averages
+    and its reason: the resolution at which the paper orders methods in that table, half
+    the median gap between consecutive methods of its declared ``order``, at least the
+    printed precision (:func:`weaklabel.cellstats.derived_tolerance` without the ``±``
+    floor: the printed ``±`` is the spread of one data set's repetitions, not of an
+    average over data sets). Table 6 states no order; its margin is that of Table 7, the
+    other table of Section 5.1.3, in the same unit (test error, %). ``(None, reason)``
+    when the table has no declared order."""
+    from ..cellstats import derived_tolerance
+
+    src = "Table 7" if artifact == "Table 6" else artifact
+    if src not in cfg["order"]:
+        return None, f"no order is declared for {src} (params.yaml wellsvm.order)"
+    order, dec = list(cfg["order"][src]), int(cfg["decimals"][src])
+    m = derived_tolerance(published_wide(src)[0], order, decimals=dec)
+    why = (f"{src}'s order resolution: half the median gap between consecutive methods of "
+           f"{' > '.join(order)}, at least the printed {10.0 ** -dec:g}")
+    if src != artifact:
+        why += f" ({artifact} states no order; {src} is the other table of its section)"
+    return m, why
+
+
+def _competitive_threshold(cfg: dict) -> str:
+    m, why = parity_margin(cfg, "Table 2")
+    return f"none: {why}" if m is None else f"margin {m:.3g}: {why}"
+
+
+def _claim_competitive(stats, cfg):
+    m, why = parity_margin(cfg, "Table 2")
+    if m is None:
+        return None, ""
+    a = stats["avg"]
+    others = {k: v for k, v in a.items() if k != "WellSVM" and k in METHODS}
+    best = max(others, key=others.get)
+    return (a["WellSVM"] >= others[best] - m,
+            f"WellSVM {a['WellSVM']:.3f}; best other {best} {others[best]:.3f} "
+            f"(difference {a['WellSVM'] - others[best]:+.3f})")
+
+
+def _table_claim_specs() -> list[dict]:
+    """The claims of Tables 2-4 (Section 5.1.1): id, label percentage, the paper's words,
+    where, the declared test and threshold, the methods they compare, and the function that
+    decides them from :func:`_table_stats`. Declared before any run."""
+    def printed_best(art):
+        p = _printed_summary(art)
+        a, n = p["avg"], p["net"]
+        return (f"{art}'s summary rows print WellSVM's average accuracy, "
+                f"{a['WellSVM']:.3f}, as the best ({_fmt_avg(a)})",
+                f"{art}'s summary rows print WellSVM's net wins against SVM, "
+                f"{n['WellSVM']:+d}, as the best ("
+                + ", ".join(f"{m} {v:+d}" for m, v in n.items()) + ")")
+
+    best_test = ("WellSVM's average accuracy over the data sets is the highest of the five "
+                 "methods")
+    best_thr = "at least every other method's average (a tie holds)"
+    net_test = ("WellSVM's wins minus losses against SVM (paired t-test over the "
+                "repetitions of each set, 95 %, as the paper) is positive and the largest "
+                "of the four S3VMs")
+    net_thr = "> 0 and at least every other S3VM's (a tie holds)"
+    fr_test = ("Friedman test on the sets' mean accuracies of the five methods, then "
+               "Bonferroni-Dunn with SVM as control (Demsar 2006): the S3VMs whose average "
+               "rank beats SVM's by more than the critical difference")
+    fr_thr = (f"alpha = {FRIEDMAN_ALPHA:g} (the paper's 90 %); critical difference for 5 "
+              "methods and the sets run")
+    nb_text = ("\"as the number of labeled examples increases, SVM gets much better "
+               "performance. As a result, both TSVM and USVM cannot beat the SVM\"")
+    nb_test = "TSVM's and USVM's average accuracies are at most SVM's"
+    specs = [
+        {"claim": "T2-competitive", "pct": 5, "methods": METHODS,
+         "text": "\"WellSVM obtains highly competitive performance with the other methods\" "
+                 "(5 % labelled)",
+         "source": "Sec. 5.1.1, Table 2",
+         "test": "WellSVM's average accuracy is at least every other method's minus the "
+                 "parity margin (parity_margin)",
+         "threshold": _competitive_threshold, "fn": _claim_competitive},
+        {"claim": "T2-avg", "pct": 5, "methods": METHODS,
+         "text": "WellSVM \"achieves the best improvement against SVM in terms of ... "
+                 "average accuracy\" (5 % labelled)",
+         "source": "Sec. 5.1.1, Table 2", "test": best_test, "threshold": best_thr,
+         "fn": _claim_best_avg},
+        {"claim": "T2-netwins", "pct": 5, "methods": METHODS,
+         "text": "WellSVM \"achieves the best improvement against SVM in terms of ... the "
+                 "counts of (#wins-#loses)\" (5 % labelled)",
+         "source": "Sec. 5.1.1, Table 2", "test": net_test, "threshold": net_thr,
+         "fn": _claim_net_wins},
+        {"claim": "T2-friedman", "pct": 5, "methods": METHODS,
+         "text": "\"both WellSVM and USVM perform significantly better than SVM at the 90% "
+                 "confidence level, while TSVM and LapSVM do not\"",
+         "source": "Sec. 5.1.1, Table 2", "test": fr_test + " are exactly USVM and WellSVM",
+         "threshold": fr_thr, "fn": _claim_friedman(["USVM", "WellSVM"], "exactly")},
+        {"claim": "T3-avg", "pct": 10, "methods": METHODS, "text": printed_best("Table 3")[0],
+         "source": "Table 3 (summary row; the text states it for Table 2 only)",
+         "test": best_test, "threshold": best_thr, "fn": _claim_best_avg},
+        {"claim": "T3-netwins", "pct": 10, "methods": METHODS,
+         "text": printed_best("Table 3")[1],
+         "source": "Table 3 (summary row; the text states it for Table 2 only)",
+         "test": net_test, "threshold": net_thr, "fn": _claim_net_wins},
+        {"claim": "T3-friedman", "pct": 10, "methods": METHODS,
+         "text": "\"the Friedman test shows that WellSVM still performs significantly better "
+                 "than SVM with 10% labeled examples\"",
+         "source": "Sec. 5.1.1, Table 3", "test": fr_test + " include WellSVM",
+         "threshold": fr_thr, "fn": _claim_friedman(["WellSVM"], "includes")},
+        {"claim": "T3-tsvm-usvm", "pct": 10, "methods": ("SVM", "TSVM", "USVM"),
+         "text": nb_text + " (10 % labelled)", "source": "Sec. 5.1.1, Table 3",
+         "test": nb_test, "threshold": "<= SVM's average", "fn": _claim_not_above_svm},
+        {"claim": "T4-avg", "pct": 15, "methods": METHODS, "text": printed_best("Table 4")[0],
+         "source": "Table 4 (summary row; the text states it for Table 2 only)",
+         "test": best_test, "threshold": best_thr, "fn": _claim_best_avg},
+        {"claim": "T4-netwins", "pct": 15, "methods": METHODS,
+         "text": printed_best("Table 4")[1],
+         "source": "Table 4 (summary row; the text states it for Table 2 only)",
+         "test": net_test, "threshold": net_thr, "fn": _claim_net_wins},
+        {"claim": "T4-friedman", "pct": 15, "methods": METHODS,
+         "text": "\"With 15% labeled examples, no S3VM performs significantly better than "
+                 "SVM\"",
+         "source": "Sec. 5.1.1, Table 4", "test": fr_test + " are none",
+         "threshold": fr_thr, "fn": _claim_friedman([], "exactly")},
+        {"claim": "T4-tsvm-usvm", "pct": 15, "methods": ("SVM", "TSVM", "USVM"),
+         "text": nb_text + " (15 % labelled)", "source": "Sec. 5.1.1, Table 4",
+         "test": nb_test, "threshold": "<= SVM's average", "fn": _claim_not_above_svm},
+    ]
+    return specs
+
+
+def _printed_friedman_note(art: str) -> str:
+    """The same Bonferroni-Dunn test on the paper's own printed average ranks."""
+    from ..stats import bonferroni_dunn_cd
+
+    rk = _printed_summary(art)["rank"]
+    n_sets = len(published_wide(art)[0])
+    cd = bonferroni_dunn_cd(len(METHODS), n_sets, alpha=FRIEDMAN_ALPHA)
+    sig = [m for m in S3VMS if rk["SVM"] - rk[m] > cd]
+    return (f"on the paper's own printed average ranks the same test finds "
+            f"{', '.join(sig) or 'none'} (SVM's rank minus: "
+            + ", ".join(f"{m} {rk['SVM'] - rk[m]:+.2f}" for m in S3VMS)
+            + f"; critical difference {cd:.2f} for {n_sets} sets)")
+
+
+def one_class_robust(d: pd.DataFrame, pct: int, fn, cfg: dict, methods=METHODS, *,
+                     cache: dict | None = None) -> dict | None:
+    """Does a claim's outcome rest on fits that predicted one class? ``d``: the raw rows of
+    one table; ``fn``: the claim's test on :func:`_table_stats`. The (data set, repetition)
+    pairs where a fit of ``methods`` warned that it predicted one class
+    (``warnings_one_class > 0``) are left out for every method (the pairing of the t-tests
+    is kept) and the test is run again. None when no such fit (or the warning is not
+    recorded); else ``pairs`` (left out), ``total`` (pairs), ``cells`` (text: such fits per
+    method, and the data sets) and ``holds`` (the outcome without them; None when nothing is
+    left)."""
+    if "warnings_one_class" not in d.columns:
+        return None
+    bad = d[d.method.isin(methods) & (d.warnings_one_class.fillna(0) > 0)]
+    if bad.empty:
+        return None
+    pairs = set(zip(bad.dataset, bad.rep, strict=True))
+    key = (pct, tuple(sorted(pairs)))
+    cache = {} if cache is None else cache
+    if key not in cache:
+        keep = np.array([(a, b) not in pairs for a, b in zip(d.dataset, d.rep, strict=True)],
+                        dtype=bool)
+        cache[key] = _table_stats(d[keep], pct)
+    stats = cache[key]
+    holds = fn(stats, cfg)[0] if stats is not None else None
+    per_m = bad.groupby("method").size()
+    cells = ("fits per method: "
+             + ", ".join(f"{m} {int(per_m[m])}" for m in METHODS if m in per_m.index)
+             + "; sets: " + ", ".join(dict.fromkeys(bad.dataset)))
+    return {"pairs": len(pairs),
+            "total": int(d[["dataset", "rep"]].drop_duplicates().shape[0]),
+            "cells": cells, "holds": holds}
+
+
+def _verdict_word(holds) -> str:
+    return {True: "holds", False: "does not hold"}.get(holds, "cannot be computed")
+
+
+def _table_claim(spec: dict, raw: pd.DataFrame, cfg: dict, cache: dict | None = None
+                 ) -> dict:
+    """One claim of Tables 2-4 in the common schema (:data:`weaklabel.claims.COLUMNS`);
+    ``cache`` keeps :func:`_table_stats` between the claims of one call of :func:`claims`."""
+    from ..claims import decide
+
+    cache = {} if cache is None else cache
+    pct, art = spec["pct"], TABLES[spec["pct"]]
+    thr = spec["threshold"](cfg) if callable(spec["threshold"]) else spec["threshold"]
+    row = {"claim": spec["claim"], "text": spec["text"], "source": spec["source"],
+           "test": spec["test"], "threshold": thr, "ours": "", "note": ""}
+    if pct not in cfg["label_pcts"]:
+        return {**row, "verdict": decide(None, tested=False),
+                "note": f"{art} ({pct} % labelled) is not run in this profile"}
+    d = raw[(raw.label_pct == pct) & raw.method.isin(METHODS)]
+    notes, degenerate = [], False
+    missing_m = [m for m in spec["methods"] if m not in set(d.method)]
+    if missing_m:
+        return {**row, "verdict": decide(None, degenerate=True),
+                "note": f"method(s) not run: {', '.join(missing_m)}"}
+    subs = {(k if isinstance(k, str) else "|".join(k)).lower() for k in substitutes()}
+    paper_sets = [n for n, _ in DATASETS]
+    missing = [s for s in paper_sets if s not in set(d.dataset)]
+    other = [s for s in paper_sets if s.lower() in subs or f"{art}|{s}".lower() in subs]
+    if missing or other:
+        degenerate = True
+        if missing:
+            notes.append(f"{len(missing)} of the paper's {len(paper_sets)} data sets not run "
+                         f"({', '.join(missing)}): the claim is about all of them")
+        if other:
+            notes.append(f"not the paper's data: {', '.join(other)}")
+    if (pct, ()) not in cache:
+        cache[(pct, ())] = _table_stats(d, pct)
+    stats = cache[(pct, ())]
+    holds, ours = spec["fn"](stats, cfg) if stats is not None else (None, "")
+    if holds is None:
+        degenerate = True
+        notes.append("the test cannot be computed on this run" + (f" ({ours})" if ours
+                                                                   else ""))
+    oc = one_class_robust(d, pct, spec["fn"], cfg, spec["methods"], cache=cache)
+    if oc is not None:
+        same = oc["holds"] == holds
+        notes.append(f"{oc['pairs']} of {oc['total']} (data set, repetition) pairs have a "
+                     f"fit that predicted one class ({oc['cells']}); without them the test "
+                     f"{'gives the same outcome' if same else _verdict_word(oc['holds'])}")
+        if not same:
+            degenerate = True
+    if spec["claim"].endswith("-friedman"):
+        notes.append(_printed_friedman_note(art))
+    return {**row, "ours": ours, "verdict": decide(holds, degenerate=degenerate),
+            "note": "; ".join(notes)}
+
+
+def _errors67(t: pd.DataFrame, sets, methods) -> dict | None:
+    """Mean test error per method over ``sets`` (each set: mean over its splits) of the
+    rows ``t`` of one of Tables 6-7; None unless every set has every method."""
+    t = t[t.dataset.isin(sets) & t.method.isin(methods)]
+    per = t.groupby(["dataset", "method"]).error_pct.mean().unstack("method")
+    if per.empty or per.shape[0] < len(sets) or per.isna().any().any() or \
+            any(m not in per.columns for m in methods):
+        return None
+    return per[list(methods)].mean(axis=0).to_dict()
+
+
+def _parity67(errs: dict | None, others, margin: float):
+    if errs is None:
+        return None, ""
+    worst = max((errs["WellSVM"] - errs[m], m) for m in others)
+    return (worst[0] <= margin,
+            "mean test error (%): " + ", ".join(f"{m} {errs[m]:.2f}" for m in errs)
+            + f"; WellSVM minus the best of {', '.join(others)}: {worst[0]:+.2f} ({worst[1]})")
+
+
+def _claims67(rows67: pd.DataFrame | None, cfg: dict) -> list[dict]:
+    """The claims of Section 5.1.3 on Tables 6 and 7 in the common schema."""
+    from ..claims import decide
+    from ._wellsvm_tables67 import MISSING, TABLE6_SETS, TABLE7_SETS
+
+    rows67 = rows67 if rows67 is not None else pd.DataFrame(
+        columns=["table", "dataset", "method", "split", "error_pct"])
+    subs = substitutes()
+    out = []
+    specs = [("T6-competitive", "table6", "Table 6", TABLE6_SETS, ("SVM", "TSVM"),
+              "\"Results on the average test error are shown in Table 6. As can be seen, "
+              "WellSVM is highly competitive\"", ()),
+             ("T7-competitive", "table7", "Table 7", TABLE7_SETS, ("TSVM", "USVM"),
+              "\"Overall, WellSVM performs slightly worse than ∇DA, but is highly "
+              "competitive compared with the other S3VM variants\"",
+              ("∇S3VM", "cS3VM", "Newton"))]
+    for cid, key, art, sets, others, text, unrun in specs:
+        margin, why = parity_margin(cfg, art)
+        row = {"claim": cid, "text": text, "source": f"Sec. 5.1.3, {art}",
+               "test": (f"WellSVM's mean test error over {art}'s data sets (each: the mean "
+                        "over the splits run, the same splits for every method) is at most "
+                        f"{' and '.join(o + chr(39) + 's' for o in others)} plus the parity "
+                        "margin (parity_margin)"),
+               "threshold": ("none: " + why if margin is None
+                             else f"margin {margin:.3g} points: {why}"),
+               "ours": "", "note": ""}
+        t = rows67[rows67.table == key]
+        if margin is None or t.empty:
+            out.append({**row, "verdict": decide(None, tested=False),
+                        "note": (why if margin is None else
+                                 f"{art} not run in this profile (or its data are not "
+                                 "installed; see tables67_missing.csv)")})
+            continue
+        paper = [s for s in sets if (art, s) not in subs]
+        notes, degenerate = [], False
+        left = [s for s in sets if s not in paper]
+        if left:
+            notes.append(f"on the paper's data only; left out (substitutes): {', '.join(left)}")
+        missing = [s for s in paper if s not in set(t.dataset)]
+        if missing:
+            degenerate = True
+            notes.append(f"not run: {', '.join(missing)}")
+        if unrun:
+            degenerate = True
+            notes.append(f"the paper's other S3VM variants {', '.join(unrun)} are not "
+                         "implemented (tables67_missing.csv): the test covers "
+                         f"{' and '.join(others)} only")
+        methods = ("WellSVM",) + tuple(others)
+        holds, ours = _parity67(_errors67(t, [s for s in paper if s not in missing],
+                                          methods), others, margin)
+        if holds is None:
+            degenerate = True
+        if "one_class" in t.columns:
+            bad = t[t.method.isin(methods) & t.one_class.eq(True)
+                    & t.dataset.isin(paper)]
+            if len(bad):
+                pairs = set(zip(bad.dataset, bad.split, strict=True))
+                keep = [(a, b) not in pairs for a, b in zip(t.dataset, t.split, strict=True)]
+                h2, _ = _parity67(_errors67(t[keep], [s for s in paper if s not in missing],
+                                            methods), others, margin)
+                same = h2 == holds
+                notes.append(f"{len(pairs)} (set, split) pairs with a fit that predicted one "
+                             f"class ({', '.join(f'{a} {b}' for a, b in sorted(pairs))}); "
+                             "without them the test "
+                             + ("gives the same outcome" if same else _verdict_word(h2)))
+                degenerate = degenerate or not same
+        out.append({**row, "ours": ours, "verdict": decide(holds, degenerate=degenerate),
+                    "note": "; ".join(notes)})
+    for cid, m, text in (("T7-bb", "BB", "\"BB attains the best performance\""),
+                         ("T7-da", "∇DA", "\"Overall, WellSVM performs slightly worse than "
+                                          "∇DA\"")):
+        out.append({"claim": cid, "text": text, "source": "Sec. 5.1.3, Table 7",
+                    "test": f"{m}'s test errors against the other methods' on the same splits",
+                    "threshold": "", "ours": "", "verdict": decide(None, tested=False),
+                    "note": f"{m} is {MISSING[m]}"})
+    return out
+
+
+def claims(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None
+           ) -> pd.DataFrame:
+    """The paper's claims on the semi-supervised experiments (Sections 5.1.1 and 5.1.3) in
+    the common schema of :mod:`weaklabel.claims` (checked by
+    :func:`weaklabel.claims.check_claims`): Tables 2-4 (:func:`_table_claim_specs`), Fig. 1
+    (wall-clock: ``not_tested``, :func:`weaklabel.experiments.wellsvm_fig1.timing_claims`),
+    Fig. 2 (iterations, :func:`~weaklabel.experiments.wellsvm_fig1.iteration_claims`, and the
+    SDP baselines, not run), Tables 6-7 (``rows67`` of :func:`tables67`; parity with the
+    margin of :func:`parity_margin`)."""
+    from ..claims import COLUMNS, check_claims, decide
+    from .wellsvm_fig1 import iteration_claims, timing_claims
+
+    if not isinstance(raw, pd.DataFrame):
+        raise ValueError(f"raw must be the DataFrame of run(), got {type(raw).__name__}.")
+    cache: dict = {}
+    rows = [_table_claim(s, raw, cfg, cache) for s in _table_claim_specs()]
+    rows += timing_claims()
+    rows += iteration_claims(raw)
+    rows.append({"claim": "F2-sdp", "source": "Sec. 5.1.1, Fig. 2",
+                 "text": "\"the SDP-based S3VMs (Xu and Schuurmans, 2005; De Bie and "
+                         "Cristianini, 2006) ... cannot converge in 3 hours even on the "
+                         "smallest data set Echocardiogram\"",
+                 "test": "run the SDP-based S3VMs on Echocardiogram for 3 hours",
+                 "threshold": "", "ours": "", "verdict": decide(None, tested=False),
+                 "note": "not run: the SDP-based S3VMs are not part of this stage (and the "
+                         "claim is a wall-clock one)"})
+    rows += _claims67(rows67, cfg)
+    return check_claims(pd.DataFrame(rows)[COLUMNS].reset_index(drop=True))
 
 
 # --------------------------------------------------------------------------- figures
@@ -1021,8 +1637,12 @@ def plot_fig1(raw: pd.DataFrame):
 
 
 def metrics(raw, comp, crosscheck_df, *, runtime_seconds: float, profile: str,
-            gold: pd.DataFrame | None = None, checks: pd.DataFrame | None = None) -> dict:
-    """Headline numbers for ``metrics.json``."""
+            gold: pd.DataFrame | None = None, checks: pd.DataFrame | None = None,
+            claims: pd.DataFrame | None = None, cfg: dict | None = None) -> dict:
+    """Headline numbers for ``metrics.json``; ``claims`` (the frame of :func:`claims`) adds
+    the block ``"claims"`` of :func:`weaklabel.claims.claims_metrics`, ``cfg``
+    (:func:`config`) the block ``"derived_tolerances"``: the accuracy / error tolerance of
+    every compared table (:func:`table_tolerances`)."""
     verd = comp["verdict"].value_counts().to_dict()
     avg = raw.groupby(["label_pct", "method"]).accuracy.mean()
     extra = {}
@@ -1037,6 +1657,13 @@ def metrics(raw, comp, crosscheck_df, *, runtime_seconds: float, profile: str,
     if checks is not None:
         extra.update({"algorithm_checks": int(len(checks)),
                       "algorithm_checks_passed": int(checks.passed.sum())})
+    if claims is not None:
+        from ..claims import claims_metrics
+
+        extra["claims"] = claims_metrics(claims)
+    if cfg is not None:
+        extra["derived_tolerances"] = {
+            r.artifact: float(r.tolerance) for r in table_tolerances(cfg).itertuples()}
     return {**extra,
         "profile": profile, "runtime_seconds": float(runtime_seconds),
         "n_fits": int(len(raw)),
@@ -1296,13 +1923,28 @@ def algorithm_checks(cfg: dict, *, seed: int = 0, n_random: int = 50) -> pd.Data
 
 
 # --------------------------------------------------------------------------- report views
+#: the marker of a cell of ours resting on fits that predicted one class (side_by_side)
+ONE_CLASS_MARK = "†"
+
+
 def side_by_side(raw: pd.DataFrame, pub: pd.DataFrame, pct: int) -> pd.DataFrame:
     """One table of the paper, wide: per data set a row ``ours`` (mean ± std (rank)) and a
-    row ``paper``; columns are the methods (the extra ``WellSVM (code)`` has no paper row)."""
+    row ``paper``; columns are the methods (the extra ``WellSVM (code)`` has no paper row).
+    A cell of ours where ``k`` of its ``n`` repetitions had a fit that warned it predicted one
+    class ends in :data:`ONE_CLASS_MARK` ``k/n``."""
     art = TABLES[pct]
     t = table(raw, pct)
+    if "warnings_one_class" in raw.columns:
+        d = raw[raw.label_pct == pct]
+        k = (d.assign(one=d.warnings_one_class.fillna(0) > 0)
+             .groupby(["dataset", "method"]).one.sum())
+        t["one"] = [int(k.get((ds, m), 0)) for ds, m in zip(t.dataset, t.method, strict=True)]
+    else:
+        t["one"] = 0
     t["cell"] = [f"{m:.3f} ± {s:.3f}" + (f" ({r:g})" if np.isfinite(r) else "")
-                 for m, s, r in zip(t["mean"], t["std"], t["rank"], strict=True)]
+                 + (f" {ONE_CLASS_MARK}{o}/{n}" if o else "")
+                 for m, s, r, o, n in zip(t["mean"], t["std"], t["rank"], t["one"], t["n"],
+                                          strict=True)]
     ours = t.pivot(index="dataset", columns="method", values="cell")
     p = pub[pub.artifact == art]
     rows = []
@@ -1318,6 +1960,44 @@ def side_by_side(raw: pd.DataFrame, pub: pd.DataFrame, pct: int) -> pd.DataFrame
                                                  for s in ("ours", "paper")]))
     cols = [m for m in list(METHODS) + list(EXTRA) if m in out.columns]
     return out[cols].fillna("")
+
+
+def by_cell_kind(comp: pd.DataFrame) -> pd.DataFrame:
+    """``comp`` with each artifact of Tables 2-4 split by the kind of its cells, whose units
+    differ (``"Table 2: accuracies"`` with the average-accuracy row, ``": ranks"`` with the
+    average rank, ``": win/tie/loss counts"``), for a per-table summary such as
+    :func:`weaklabel.pipeline.size_summary`; Tables 6-7 (test errors) keep their name."""
+    for c in ("artifact", "row", "column"):
+        if c not in comp.columns:
+            raise ValueError(f"comp lacks the column {c}; pass comparison()'s frame.")
+    out = comp.copy()
+    acc_tables = out.artifact.isin(list(TABLES.values()))
+    rank = out.column.str.endswith(", rank") | out.row.str.contains("rank", regex=False)
+    count = out.row.eq("SVM: win/tie/loss")
+    kind = np.where(count, ": win/tie/loss counts", np.where(rank, ": ranks", ": accuracies"))
+    out.loc[acc_tables, "artifact"] = out.loc[acc_tables, "artifact"] + kind[acc_tables]
+    return out
+
+
+def one_class_runs(comp: pd.DataFrame) -> pd.Series:
+    """Per row of a comparison (or a slice of one), the report's marker of a cell resting on
+    fits that predicted one class: ``"k of n"`` runs (from ``one_class_share`` and
+    ``n_runs``), or the share in % without ``n_runs``; ``""`` where the share is 0 or not
+    recorded."""
+    if "one_class_share" not in comp.columns:
+        raise ValueError("comp lacks the column one_class_share; pass comparison()'s frame.")
+    share = pd.to_numeric(comp["one_class_share"], errors="coerce")
+    n = (pd.to_numeric(comp["n_runs"], errors="coerce") if "n_runs" in comp.columns
+         else pd.Series(np.nan, index=comp.index))
+    out = []
+    for s_, n_ in zip(share, n, strict=True):
+        if not np.isfinite(s_) or s_ <= 0:
+            out.append("")
+        elif np.isfinite(n_) and n_ > 0:
+            out.append(f"{int(round(s_ * n_))} of {int(n_)}")
+        else:
+            out.append(f"{100 * s_:.0f} %")
+    return pd.Series(out, index=comp.index, name="one-class runs")
 
 
 def _pub_cell(p, row, method):
