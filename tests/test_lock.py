@@ -33,8 +33,11 @@ lock = _tools_lock()
 
 def _pyproject_requirements() -> list[Requirement]:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    reqs = project["dependencies"] + project["optional-dependencies"]["dev"]
-    return [Requirement(r) for r in reqs]
+    reqs = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        reqs += extra
+    # the self-references (weaklabel[reference] in pipeline, all) are the package itself
+    return [Requirement(r) for r in reqs if Requirement(r).name != project["name"]]
 
 
 def _target_environment() -> dict:

@@ -1,7 +1,7 @@
 """Write ``requirements.lock`` and ``environment.yml`` from ``pyproject.toml`` (``make lock``).
 
-The lock pins every transitive dependency of ``pyproject.toml``'s ``dependencies`` and its
-``dev`` extra, with sha256 hashes, for CPython 3.11 on Linux x86_64 (manylinux_2_28), the
+The lock pins every transitive dependency of ``pyproject.toml``'s ``dependencies`` and all
+its extras (``reference``, ``pipeline``, ``dask``, ``dev``), with sha256 hashes, for CPython 3.11 on Linux x86_64 (manylinux_2_28), the
 platform that produced the committed results. It is resolved by ``uv pip compile`` against
 PyPI. Versions already in the lock are kept as long as ``pyproject.toml`` allows them (uv
 reads the existing output file as preferences); releases move only on purpose::
@@ -39,12 +39,13 @@ _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)")
 
 
 def pyproject_digest(pyproject: str | Path = ROOT / "pyproject.toml") -> str:
-    """sha256 of ``requires-python``, ``dependencies`` and the ``dev`` extra (order-free)."""
+    """sha256 of ``requires-python``, ``dependencies`` and every extra (order-free)."""
     project = tomllib.loads(Path(pyproject).read_text())["project"]
+    extras = project.get("optional-dependencies", {})
     payload = {
         "requires-python": project.get("requires-python"),
         "dependencies": sorted(project.get("dependencies", [])),
-        "dev": sorted(project.get("optional-dependencies", {}).get("dev", [])),
+        "extras": {k: sorted(v) for k, v in sorted(extras.items())},
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -85,7 +86,7 @@ def environment_yml(pins: dict[str, str]) -> str:
         "  - pip",
         "  - pip:",
         *(f"      - {name}=={version}" for name, version in sorted(pins.items())),
-        "      - -e .[dev]",
+        "      - -e .[all]",
     ]
     return "\n".join(lines) + "\n"
 
@@ -111,7 +112,7 @@ def compile_lock(upgrade: bool = False, upgrade_packages=(), uv: str | None = No
             out.write_text("".join(
                 re.sub(r"\s*\\$", "", x) + "\n" for x in lock.read_text().splitlines()
                 if not x.lstrip().startswith("--hash=")))
-        cmd = [uv, "pip", "compile", "pyproject.toml", "--extra", "dev", "--generate-hashes",
+        cmd = [uv, "pip", "compile", "pyproject.toml", "--all-extras", "--generate-hashes",
                "--python-version", PYTHON_VERSION, "--python-platform", PYTHON_PLATFORM,
                "--index-url", INDEX_URL, "--custom-compile-command", "make lock",
                "--quiet", "-o", str(out)]

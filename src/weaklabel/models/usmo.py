@@ -155,7 +155,6 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         -------
         self
         """
-        from ..reference.usmo import usmo_dual_reference
         from ..solvers.usmo import usmo
 
         check_choice(self.solver, "solver", {"usmo", "qp", "init"})
@@ -168,6 +167,9 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         name = f"DoubleHingePU(solver={self.solver!r})"
         t0 = time.perf_counter()
         if self.solver == "qp":
+            # cvxpy is the [reference] extra: imported only when the QP solver is asked for
+            from ..reference.usmo import usmo_dual_reference
+
             ref = usmo_dual_reference(Xp, Xu, k, lam, prior, solver=self.qp_solver)
             self.dual_, self.intercept_ = np.asarray(ref.dual), float(ref.beta)
             self.result_ = ref
