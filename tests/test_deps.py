@@ -192,6 +192,7 @@ def _record_current_state(work: Path, env: dict) -> None:
     _dvc(work, env, "commit", "-f", "-q")
 
 
+@pytest.mark.slow  # about 30 s: a git clone, dvc commit and dvc status (make test-all)
 def test_a_new_paper_leaves_every_existing_stage_clean(tmp_path):
     """Adding a paper's solver, reference, model, experiment and published CSV, with its
     estimator importable from `weaklabel.models`, leaves `dvc status` clean for every

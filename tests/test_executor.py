@@ -241,6 +241,8 @@ def _assert_same(a: pd.DataFrame, b: pd.DataFrame):
     pd.testing.assert_frame_equal(a.drop(columns=drop), b.drop(columns=drop), check_exact=True)
 
 
+@pytest.mark.slow  # 40-100 s (cvxpy cross-checks in every task); make test keeps the MCLS
+# grid's loky-vs-Dask comparison and the generic scatter / retry / order tests
 def test_usmo_tables_identical_on_loky_and_dask(cluster):
     from weaklabel.experiments import usmo
     from weaklabel.pipeline import load_params

@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 
 from weaklabel.cellstats import derived_tolerance
 from weaklabel.claims import COLUMNS, check_claims, claims_metrics
@@ -273,7 +274,7 @@ def test_params_yaml_section_declares_the_orders():
     from weaklabel.pipeline import load_params
 
     for profile in ("smoke", "default", "large"):
-        cfg = E.config(load_params("mcls", profile))
+        cfg = E.config(load_params("mcls", profile, root=REPO))
         assert cfg["tolerances"]["order"] == E.DEFAULTS["tolerances"]["order"]
         assert "t2_mcls" not in cfg["tolerances"] and "t3" not in cfg["tolerances"]
 

@@ -142,7 +142,8 @@ def test_a_killed_stage_leaves_the_previous_outputs_and_no_process(repo, sig):
     assert not child.is_running()
 
 
-def test_a_copy_left_by_a_killed_run_is_restored_first_and_by_the_cli(repo, capsys):
+def test_a_copy_left_by_a_killed_run_is_restored_first_and_by_the_cli(repo, capsys,
+                                                                    monkeypatch):
     before = _state(repo)
     S.save_outputs("toy", ["results/toy/table.csv", "figures/toy",
                            "results/toy/metrics.json"], repo)
@@ -157,7 +158,7 @@ def test_a_copy_left_by_a_killed_run_is_restored_first_and_by_the_cli(repo, caps
     # and by hand
     S.save_outputs("toy", ["results/toy/table.csv"], repo)
     (repo / "results" / "toy" / "table.csv").write_text("partial")
-    os.chdir(repo)
+    monkeypatch.chdir(repo)
     assert pipeline_main(["restore", "toy"]) == 0
     assert _state(repo) == before
     assert pipeline_main(["restore", "toy"]) == 2  # nothing left to restore

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 
 from weaklabel.experiments import wellsvm_clustering as E
 
@@ -223,7 +224,7 @@ def test_derived_tolerances_from_the_published_table():
     from weaklabel.cellstats import derived_tolerance
     from weaklabel.pipeline import load_params
 
-    cfg = E.wellsvm_clustering_config(load_params("wellsvm_clustering", "default"))
+    cfg = E.wellsvm_clustering_config(load_params("wellsvm_clustering", "default", root=REPO))
     assert cfg["order"] == {"Table 11": ["WellSVM", "GMMC"]}      # params.yaml's order
     t = published.load("wellsvm", "Table 11")
     wide = t.pivot(index="row", columns="column", values="value").astype(float)

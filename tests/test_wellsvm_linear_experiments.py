@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 
 from weaklabel.causes import CAUSE_COLUMNS
 from weaklabel.compare import COLUMNS
@@ -80,7 +81,7 @@ def test_table5_tolerance_is_derived_from_the_published_table():
 
     wide, pm = _published_wide()
     for profile in ("default", "smoke", "large"):
-        cfg = E.wellsvm_linear_config(load_params("wellsvm_linear", profile))
+        cfg = E.wellsvm_linear_config(load_params("wellsvm_linear", profile, root=REPO))
         want = derived_tolerance(wide, cfg["order"]["Table 5"],
                                  decimals=cfg["decimals"]["Table 5"], published_pm=pm)
         assert E.table_tolerance(cfg) == pytest.approx(want)

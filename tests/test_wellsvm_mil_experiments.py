@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 
 from weaklabel.causes import CAUSE_COLUMNS
 from weaklabel.compare import COLUMNS
@@ -218,7 +219,7 @@ def test_derived_tolerance_of_table10():
     from weaklabel.cellstats import derived_tolerance
     from weaklabel.pipeline import load_params
 
-    cfg = E.wellsvm_mil_config(load_params("wellsvm_mil", "default"))
+    cfg = E.wellsvm_mil_config(load_params("wellsvm_mil", "default", root=REPO))
     assert cfg["order"] == {"Table 10": ["WellSVM", "DD"]}       # params.yaml's order
     t = published.load("wellsvm", "Table 10")
     wide = t.pivot(index="column", columns="row", values="value").astype(float)
