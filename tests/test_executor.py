@@ -32,8 +32,12 @@ def waits_for(i, flag, writer=1, after=0.0, timeout=60.0):
     completion order is forced, not left to timing."""
     flag = Path(flag)
     if i == writer:
+        # the stamp is taken before the flag exists: task 0 cannot stamp an earlier time,
+        # however the two processes are scheduled
+        stamp = time.perf_counter()
         flag.write_text("done")
-    elif i == 0:
+        return i, stamp, os.getpid()
+    if i == 0:
         end = time.monotonic() + timeout
         while not flag.exists() and time.monotonic() < end:
             time.sleep(0.005)
