@@ -1641,7 +1641,7 @@ def causes_evidence(raw: dict, cfg: dict, sensitivity: pd.DataFrame | None = Non
     """The evidence of :func:`weaklabel.causes.assign_causes` for MCLS's comparison.
 
     - ``spread``: mean, std and count over the repetitions of every cell; the paper prints
-      means over repetitions (its digest derives 10 from Heart's ATS), so the statistic is
+      means over repetitions (10 of them, as Heart's ATS in Table 1 implies), so the statistic is
       ``mean``; it prints no ±, so there is no ``published_std``;
     - ``sens``: from ``sensitivity`` (:func:`run_sensitivity`), sigma and C each on its own
       for MCLS's Table 2 cells and sigma for ILU's Table 3 cells: the paper does not say

@@ -908,8 +908,7 @@ def clustering_claims(raw: pd.DataFrame, tabs: dict, cfg: dict) -> pd.DataFrame:
 
     # C6 ---------------------------------------------------------------- Australian
     text = "Australian: WellSVM 0.82 against at most 0.60 for every other method"
-    src6 = ("Table 11, Australian row (a reading of the table, not a sentence of the text; "
-            "digest section 7)")
+    src6 = "Table 11, Australian row (a reading of the table, not a sentence of the text)"
     test = ("WellSVM's accuracy minus the best other method's on Australian (oracle "
             "selection)")
     thr = f"> {C6_LEAD:g} (C6_LEAD: under half the paper's lead of 0.22)"
