@@ -97,6 +97,29 @@ def test_comparison_on_synthetic_rows():
     assert set(comp.verdict) <= {"match", "within_tolerance", "differs", "not_published"}
 
 
+def test_tables67_cells_not_reproduced_are_not_run_rows_with_their_reason():
+    """Every published cell of Tables 6-7 stays in comparison.csv: a reproduced one with its
+    verdict, one we did not run as not_run whose note is the reason (never agreement), the
+    paper's "-" as not_published; a reproduced cell is never turned into not_run."""
+    means = {name: {m: 0.8 for m in E.METHODS} for name, _ in E.DATASETS}
+    cfg = E.config({"label_pcts": [5]})
+    rows67 = pd.DataFrame([{"table": "table7", "dataset": "g50c", "method": m, "split": 0,
+                            "error_pct": 8.0, "seconds": 0.0, "one_class": False}
+                           for m in ("SVM", "WellSVM")])
+    comp = E.comparison(_raw(means, reps=3), cfg, rows67)
+    t7 = comp[comp.artifact == "Table 7"].set_index(["row", "column"])
+    assert t7.loc[("g50c", "WellSVM"), "verdict"] in {"match", "within_tolerance"}
+    assert t7.loc[("g50c", "SVM"), "reproduced"] == 8.0
+    assert t7.loc[("g50c", "Newton"), "verdict"] == "not_run"
+    assert t7.loc[("g50c", "Newton"), "note"].startswith("not implemented")
+    assert t7.loc[("coil20", "WellSVM"), "verdict"] == "not_run"
+    assert "not run in this profile" in t7.loc[("coil20", "WellSVM"), "note"]
+    assert t7.loc[("g50c", "BB"), "verdict"] == "not_published"
+    # must not fire: no reproduced number is lost, no not_run row has one
+    assert comp[comp.verdict == "not_run"].reproduced.isna().all()
+    assert comp[comp.reproduced.notna()].verdict.ne("not_run").all()
+
+
 def test_fig1_relative_pairs_times_with_wellsvm():
     """Fig. 1: each fit's time over WellSVM's on the same (data set, repetition, label %),
     geometric mean over the pairs."""

@@ -774,8 +774,9 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
                sensitivity: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every published cell of Tables 2-4 next to ours, with a verdict (accuracies at 2
     decimals as printed, ranks and counts as numbers), and the cells of Tables 6-7 that we
-    reproduce (``rows67`` from :func:`tables67`; test errors in %, 1 decimal; the cells we
-    cannot reproduce are listed by :func:`missing67`, not here). Every ``differs`` row has
+    reproduce (``rows67`` from :func:`tables67`; test errors in %, 1 decimal); the cells of
+    Tables 6-7 we do not reproduce (:func:`missing67`) are ``not_run`` rows whose note is
+    the reason, so they are counted apart, never as agreement. Every ``differs`` row has
     a cause computed by the rules of :mod:`weaklabel.causes` from :func:`causes_evidence`
     (columns :data:`weaklabel.causes.CAUSE_COLUMNS`; ``sensitivity``: the rows of
     :func:`run_sensitivity`, optional)."""
@@ -792,7 +793,18 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
         c = cells67(rows67)
         c = c.assign(tolerance=c.artifact.map(tt).astype(float))
         c67 = build_comparison(c, "wellsvm", artifacts=sorted(set(c.artifact)), decimals=1)
-        out.append(c67[c67.reproduced.notna()])
+        # every published cell of Tables 6-7 we do not reproduce stays a row of its own,
+        # verdict not_run (not_published where the paper prints "-"), its reason the note
+        miss = missing67(rows67)
+        t6 = miss.artifact.eq("Table 6")
+        why = dict(zip(zip(miss.artifact, miss["method"].where(t6, miss["data set"]),
+                           miss["data set"].where(t6, miss["method"]), strict=True),
+                       miss.reason, strict=True))
+        keys = list(zip(c67.artifact, c67.row, c67.column, strict=True))
+        gap = c67.reproduced.isna().to_numpy()
+        c67.loc[gap, "note"] = [why.get(k, "not reproduced") for k, g in zip(keys, gap)
+                                if g]
+        out.append(c67)
     parts = [f for f in (one_class_shares(raw), one_class_shares67(rows67)) if len(f)]
     shares = (pd.concat(parts, ignore_index=True) if parts
               else one_class_shares(raw))
