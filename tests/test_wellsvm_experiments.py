@@ -79,6 +79,13 @@ def test_table_ranks_and_win_tie_loss():
     assert s.loc["WellSVM", "avg_rank"] == 1.0
 
 
+def test_ranks_tie_within_float_noise_only():
+    # equal up to float noise: a tie (shared rank 1.5); a real gap of 1e-9: no tie (must not
+    # fire)
+    assert list(E._row_ranks([0.7 + 0.1, 0.8, 0.5])) == [1.5, 1.5, 3.0]
+    assert list(E._row_ranks([0.8 + 1e-9, 0.8, 0.5])) == [1.0, 2.0, 3.0]
+
+
 def test_every_dataset_has_a_published_row_in_every_table():
     pub = E.published_frame()
     for art in E.TABLES.values():

@@ -692,9 +692,13 @@ def table(raw: pd.DataFrame, pct: int) -> pd.DataFrame:
 
 
 def _row_ranks(means):
+    """Demsar ranks of one row of means. Means equal to 12 decimals tie: accuracies are
+    ratios of counts, so two methods with the same counts can differ only by float noise
+    (the order of a sum), which must not break the tie differently from run to run or after
+    a CSV round trip."""
     from ..stats import rank_table
 
-    return np.asarray(rank_table(np.asarray(means, dtype=float)[None, :])).ravel()
+    return np.asarray(rank_table(np.round(np.asarray(means, dtype=float), 12)[None, :])).ravel()
 
 
 def summary_rows(t: pd.DataFrame, methods=METHODS) -> pd.DataFrame:
