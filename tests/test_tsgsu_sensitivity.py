@@ -58,6 +58,14 @@ def test_selected_step_reproduces_the_main_run_and_skips_eta_lambda_above_one():
     chosen = sens[sens.selected]
     assert sorted(chosen.method) == ["CUU", "CUU(2000)", "TSGSU"]
     assert (chosen.status == "main run").all() and (sens[~sens.selected].status == "ok").all()
+    # sensitivity.methods restricts the refits to the methods named (the default profile's
+    # cost cut); the others are neither refitted nor listed
+    only = {**cfg, "sensitivity": {**cfg["sensitivity"], "methods": ["TSGSU", "CUU(2000)"]}}
+    part = E.run_sensitivity(only, sel, raw, executor=IN_PROCESS, progress=False)
+    assert set(part.method) == {"TSGSU", "CUU(2000)"}
+    pd.testing.assert_frame_equal(  # the same fits (their timings aside)
+        part.drop(columns="seconds").reset_index(drop=True),
+        sens[sens.method != "CUU"].drop(columns="seconds").reset_index(drop=True))
     main = raw.set_index("method")["accuracy"]
     for r in chosen.itertuples():                          # the main run's fit, not refitted
         assert r.accuracy == main[r.method], r.method
@@ -161,6 +169,11 @@ def test_bad_sensitivity_inputs_name_the_argument():
     for bad in (0, -1, 1.5, "1", True, None):
         c = E.config({**SMALL, "sensitivity": {"trial_counts": [1], "step_trials": bad}})
         with pytest.raises(ValueError, match="step_trials"):
+            E.run_sensitivity(c, sel, raw, executor=IN_PROCESS, progress=False)
+    for bad in ([], "TSGSU", ["SUSL(Linear)"], ["TSGSU", "nope"]):
+        c = E.config({**SMALL, "sensitivity": {"trial_counts": [1], "step_trials": 1,
+                                               "methods": bad}})
+        with pytest.raises(ValueError, match=r"\['sensitivity'\]\['methods'\]"):
             E.run_sensitivity(c, sel, raw, executor=IN_PROCESS, progress=False)
     with pytest.raises(TypeError, match="sel must"):
         E.run_sensitivity(cfg, sel.to_dict(), raw, executor=IN_PROCESS, progress=False)
