@@ -119,7 +119,11 @@ def test_report_html(path):
     assert "vnd.jupyter.stderr" not in html  # not even the template's style rule for it
     assert 'id="Contents"' in html, "no contents list"
     assert re.search(r'id="Summary[^"]*"', html), "no summary"
-    assert html.index('id="Contents"') < html.index('id="Summary') + 10_000
+    # the summary is short: at most about two screens of visible text before the contents
+    a, b = html.index('id="Summary'), html.index('id="Contents"')
+    assert a < b
+    visible = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html[a:b]))
+    assert len(visible) < 8_000, f"summary of {len(visible)} characters"
     assert "cdnjs.cloudflare.com/ajax/libs/mathjax" not in html
     assert not MACHINE_PATHS.search(_text_without_scripts(html))
 
