@@ -100,7 +100,10 @@ def check_semisupervised_target(y, name: str = "y", *, n: int | None = None):
     """Target of the semi-supervised convention -> int64 array with values in {-1, 0, 1}.
 
     Labelled samples carry their class, 0 or 1; unlabelled ones carry :data:`UNLABELLED`
-    (-1). Both classes must occur among the labelled samples.
+    (-1). Both classes must occur among the labelled samples. SVM-light style targets
+    (+1 / -1 labelled, 0 unlabelled) are refused: a target whose entries 0 outnumber the
+    entries -1 and 1 together (while both occur) is read as one, with an error naming
+    scikit-learn's -1 convention.
     """
     a = check_vector(check_target_given(y, name), name, n=n)
     vals = np.unique(a)
@@ -116,6 +119,16 @@ def check_semisupervised_target(y, name: str = "y", *, n: int | None = None):
             f"{name} must hold class labels 0/1 for labelled samples and {UNLABELLED} for "
             f"unlabelled ones, {got}."
         )
+    n_u, n_0, n_1 = (int(np.sum(a == v)) for v in (UNLABELLED, 0, 1))
+    if n_u and n_1 and n_0 > n_u + n_1:
+        raise ValueError(
+            f"{name} looks like SVM-light style labels (+1 / -1 labelled, 0 unlabelled): "
+            f"{n_0} of its {a.size} entries are 0, more than the {n_u} entries -1 and the "
+            f"{n_1} entries 1 together. This package follows scikit-learn's convention: -1 "
+            "marks an unlabelled sample and the classes are 0 / 1. Recode, e.g. "
+            f"{name} = np.select([{name} == 0, {name} > 0], [-1, 1], 0). (A target whose "
+            "labelled class 0 outnumbers all other entries is refused for this reason: "
+            "relabel the classes so that class 1 is the larger one.)")
     present = [c for c in (0, 1) if np.any(a == c)]
     if len(present) < 2:
         hint = ""
@@ -298,7 +311,7 @@ _ROUNDING_MARGIN = 100.0
 
 
 def check_kernel_scale(X, kernel, total_cost: float, tol: float, *, owner: str,
-                       tol_name: str = "tol") -> None:
+                       tol_name: str = "tol=") -> None:
     """Refuse a training ``X`` whose kernel values make an SMO tolerance unreachable.
 
     SMO stops when the largest KKT violation, computed from the gradient ``Q a + p``, is
@@ -325,7 +338,7 @@ def check_kernel_scale(X, kernel, total_cost: float, tol: float, *, owner: str,
             f"X is too badly scaled for {owner}'s SMO solver: the {kernel.name} kernel "
             f"reaches {kmax:.3g} on the training rows, so with the costs of this fit (summing "
             f"to {float(total_cost):.3g}) the rounding error of the solver's gradient (about "
-            f"{noise:.2g}) is not far below {tol_name}={tol:g}, and the solver would run to "
+            f"{noise:.2g}) is not far below {tol_name}{tol:g}, and the solver would run to "
             "its iteration cap without converging. Standardise X (e.g. "
             "sklearn.preprocessing.StandardScaler), or use kernel='gaussian'.")
 
