@@ -362,21 +362,24 @@ def available_memory_bytes() -> int | None:
 
 
 def check_dense_memory(n: int, n_matrices: float, *, owner: str, avoid: str = "",
-                       available: int | None = None) -> int:
+                       available: int | None = None, n_cols: int | None = None) -> int:
     """Refuse a fit that would allocate ``n_matrices`` dense ``n x n`` float64 matrices
-    (``8 n^2`` bytes each) beyond the memory available, before allocating them.
+    (``8 n^2`` bytes each; ``n x n_cols`` when given) beyond the memory available, before
+    allocating them.
 
     Returns the bytes needed. Raises ``MemoryError`` naming ``owner``, ``n``, the bytes
     needed and available, and ``avoid`` (the parameter that avoids the dense matrices,
     where the estimator has one).
     """
-    need = int(8 * float(n_matrices) * int(n) ** 2)
+    cols = int(n) if n_cols is None else int(n_cols)
+    need = int(8 * float(n_matrices) * int(n) * cols)
     have = available_memory_bytes() if available is None else int(available)
     if have is not None and need > have:
         tail = f" {avoid}" if avoid else " Subsample the training rows."
         raise MemoryError(
-            f"{owner} needs about {need / 2**30:.3g} GiB for {n_matrices:g} dense n x n "
-            f"float64 matrices at n = {n} training rows ({need} bytes), more than the "
+            f"{owner} needs about {need / 2**30:.3g} GiB for {n_matrices:g} dense "
+            f"{'n x n' if n_cols is None else f'n x {cols}'} float64 matrices at n = {n} "
+            f"training rows ({need} bytes), more than the "
             f"{have / 2**30:.3g} GiB available.{tail}")
     return need
 

@@ -58,7 +58,7 @@ from ..kernels import gram
 from ..metrics import lee_liu_criterion
 from ..solvers.lssvm import LSSVCFactor
 from ..solvers.mcls import mcls_loop
-from ._base import KernelParamsMixin, PUClassifier, require_prior
+from ._base import KernelParamsMixin, PUClassifier, check_dense_memory, require_prior
 from ._mcls_labels import KernelSVC, ilu_labels, nb_labels
 
 __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
@@ -141,7 +141,9 @@ class MCLS(KernelParamsMixin, PUClassifier):
     -----
     Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows and
     its LS-SVC factor (about ``2 x 8 n^2`` bytes: 1.6 GB at n = 10 000) unless ``K`` /
-    ``factor`` are passed; ``decision_function`` builds a (rows x n) kernel block.
+    ``factor`` are passed; ``fit`` raises ``MemoryError`` naming n and the bytes before
+    allocating them when they exceed the memory available. ``decision_function`` builds a
+    (rows x n) kernel block.
 
     Warns
     -----
@@ -207,6 +209,8 @@ class MCLS(KernelParamsMixin, PUClassifier):
         if factor is not None and getattr(factor, "n", n) != n:
             raise ValueError(f"factor was built for {factor.n} rows but X has {n}.")
         if K is None and (factor is None or (init_labels is None and self.init == "ilu")):
+            check_dense_memory(n, 1 if factor is not None else 2, owner="MCLS",
+                               avoid="Pass a precomputed K / factor, or subsample X.")
             K = gram(X, X, kern)
         if init_labels is not None:
             y0 = np.where(np.asarray(init_labels, dtype=np.float64) >= 0, 1.0, -1.0)
@@ -306,7 +310,9 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
     Notes
     -----
     Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows
-    (``8 n^2`` bytes) unless ``K`` is passed.
+    (``8 n^2`` bytes: 3.2 GB at n = 20 000) unless ``K`` is passed; it raises
+    ``MemoryError`` naming n and the bytes before allocating it when that exceeds the
+    memory available.
 
     Warns
     -----
@@ -338,7 +344,10 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
         check_int(self.max_iter, "max_iter", minimum=1)
         X, s = self._validate_pu(X, s)
         kern = self.kernel_ = self._kernel(X)
-        K = gram(X, X, kern) if K is None else K
+        if K is None:
+            check_dense_memory(X.shape[0], 1, owner=type(self).__name__,
+                               avoid="Pass a precomputed K, or subsample X.")
+            K = gram(X, X, kern)
         y = (ilu_labels(X, s, prior, kernel=kern, k=self.n_clusters, svc_C=self.ilu_C, K=K,
                         random_state=self.random_state)
              if init_labels is None else np.where(np.asarray(init_labels) >= 0, 1.0, -1.0))
@@ -431,7 +440,9 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
     Notes
     -----
     Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows
-    (``8 n^2`` bytes) unless ``K`` is passed.
+    (``8 n^2`` bytes: 3.2 GB at n = 20 000) unless ``K`` is passed; it raises
+    ``MemoryError`` naming n and the bytes before allocating it when that exceeds the
+    memory available.
 
     Warns
     -----
@@ -457,7 +468,10 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
         X, s = self._validate_pu(X, s)
         kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
-        K = gram(X, X, kern) if K is None else K
+        if K is None:
+            check_dense_memory(n, 1, owner=type(self).__name__,
+                               avoid="Pass a precomputed K, or subsample X.")
+            K = gram(X, X, kern)
         y = nb_labels(X, s) if init_labels is None else np.where(
             np.asarray(init_labels) >= 0, 1.0, -1.0)
         self.init_labels_ = y.copy()

@@ -47,7 +47,13 @@ from .._validation import (
     check_target_given,
     check_vector,
 )
-from ._base import KernelParamsMixin, PUClassifier, WeakLabelClassifier, require_prior
+from ._base import (
+    KernelParamsMixin,
+    PUClassifier,
+    WeakLabelClassifier,
+    check_dense_memory,
+    require_prior,
+)
 
 _ONE_CLASS_HINT = ("the prior, the regularisation lam or the kernel width sigma probably do "
                    "not suit the data (an SU risk with the wrong prior, or a lam far above the "
@@ -336,6 +342,12 @@ class _KernelBasisSU(KernelParamsMixin, SUClassifier):
                 rng = np.random.default_rng(self.random_state)
                 idx = np.sort(rng.choice(allX.shape[0], min(nc, allX.shape[0]), replace=False))
                 centers = allX[idx]
+        if centers is not None:  # the n x m basis and the m x m system
+            m = centers.shape[0]
+            check_dense_memory(
+                XS.shape[0] + XU.shape[0] + m, 1, n_cols=m, owner=type(self).__name__,
+                avoid=f"Set n_centers (e.g. n_centers=2000) to use fewer than the {m} kernel "
+                      "centres.")
         kw = dict(kind=name, centers=centers, gamma=gamma, degree=degree, scale=scale)
         self._basis_kw = kw
         self._aug = (scale, coef0) if name != "linear" else (1.0, 0.0)
@@ -361,8 +373,12 @@ class SUSL(_KernelBasisSU):
 
     ``f(x) = theta' psi(x)`` with ``psi(x) = [x, 1]`` (``kernel="linear"``) or ``[k(x, c_1),
     ..., k(x, c_m), 1]`` over kernel centres: all training points (``n_centers=None``, the
-    paper's nonlinear baseline; memory ``8 m^2`` bytes and time O(m^3)) or ``n_centers``
-    drawn at random.
+    paper's nonlinear baseline) or ``n_centers`` drawn at random.
+
+    Memory: the dense ``n x m`` basis and the ``m x m`` system, ``8 (n m + m^2)`` bytes
+    (6.4 GB at n = m = 20 000 with the default ``n_centers=None``) and time O(m^3); ``fit``
+    raises ``MemoryError`` naming the size and ``n_centers`` before allocating them when
+    they exceed the memory available.
 
     Parameters
     ----------
@@ -417,6 +433,12 @@ class SUDH(_KernelBasisSU):
 
     Same model and parameters as :class:`SUSL`, plus ``solver`` (``"CLARABEL"`` or
     ``"OSQP"``). The QP has ``m + 1 + n_U`` variables and ``3 n_U`` constraints.
+
+    Memory and time: the dense ``n x m`` basis (``8 n m`` bytes) and the QP's copies of it
+    in cvxpy and the solver, several times more (with the default ``n_centers=None``,
+    m = n: 200 MB for the basis alone at n = 5000). ``fit`` raises ``MemoryError`` naming
+    the size and ``n_centers`` when the basis alone exceeds the memory available; set
+    ``n_centers`` for large n.
     """
 
     def __init__(self, prior=None, lam=2.0 ** -7, kernel="gaussian", sigma="scale", *,
