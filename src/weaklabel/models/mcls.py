@@ -73,6 +73,33 @@ _ONE_CLASS_HINT = ("the kernel (Gaussian width sigma) or the cost C probably doe
                    "the data (try sigma='scale' or a grid over sigma and C).")
 
 
+def _check_K(K, n: int):
+    """A precomputed Gram matrix for the ``n`` rows of ``X``: finite, shape ``(n, n)``."""
+    if K is None:
+        return None
+    K = np.asarray(K, dtype=np.float64)
+    if K.shape != (n, n):
+        raise ValueError(f"K must be the (n, n) Gram matrix of the {n} rows of X, got shape "
+                         f"{K.shape}.")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("K contains NaN or infinite values.")
+    return K
+
+
+def _check_grid(grid, name: str):
+    """A non-empty sequence of finite positive numbers."""
+    try:
+        vals = [float(v) for v in grid]
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of positive numbers, got "
+                        f"{type(grid).__name__}.") from None
+    if not vals:
+        raise ValueError(f"{name} is empty; give at least one positive value.")
+    for v in vals:
+        check_positive(v, name)
+    return vals
+
+
 # --------------------------------------------------------------------------- MCLS
 class MCLS(KernelParamsMixin, PUClassifier):
     """Maximum-margin clustering with a least-squares SVC for PU learning (Algorithm 1).
@@ -180,6 +207,7 @@ class MCLS(KernelParamsMixin, PUClassifier):
         check_choice(self.prior_pool, "prior_pool", {"all", "U"})
         check_choice(self.init, "init", {"ilu", "nb"})
         check_int(self.max_iter, "max_iter", minimum=1)
+        check_positive(self.ilu_C, "ilu_C")
         return prior
 
     def fit(self, X, s, *, K=None, factor=None, init_labels=None):
@@ -204,6 +232,7 @@ class MCLS(KernelParamsMixin, PUClassifier):
         """
         prior = self._validate()
         X, s = self._validate_pu(X, s)
+        K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
         if factor is not None and getattr(factor, "n", n) != n:
@@ -341,8 +370,10 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
         prior = _check_prior(self)
         check_positive(self.C, "C")
+        check_positive(self.ilu_C, "ilu_C")
         check_int(self.max_iter, "max_iter", minimum=1)
         X, s = self._validate_pu(X, s)
+        K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
         if K is None:
             check_dense_memory(X.shape[0], 1, owner=type(self).__name__,
@@ -465,7 +496,10 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
 
     def fit(self, X, s, *, K=None, init_labels=None):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
+        _check_grid(self.C_plus_grid, "C_plus_grid")
+        _check_grid(self.ratio_grid, "ratio_grid")
         X, s = self._validate_pu(X, s)
+        K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
         if K is None:
