@@ -154,8 +154,8 @@ def test_gmmc_returns_not_run_beyond_max_n():
     X, _ = blobs(30)
     r = gmmc_sdp(gram(X, X, "linear"), 1.0, beta=1.0, max_n=20)
     assert not r.ran and r.labels is None and "not run" in r.status
-    m = GMMC("linear", max_n=20).fit(X)
-    assert not m.ran_ and np.all(m.labels_ == 0)
+    with pytest.raises(ValueError, match=r"X has n = 30 rows, more than max_n=20"):
+        GMMC("linear", max_n=20).fit(X)
 
 
 # --------------------------------------------------------------------------- bad input

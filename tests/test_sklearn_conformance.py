@@ -127,6 +127,9 @@ PER_ESTIMATOR_EXPECTED_FAILED_CHECKS.update(
     {name: dict(SSL_EXPECTED_FAILED_CHECKS) for name in SSL_ESTIMATOR_NAMES})
 PER_ESTIMATOR_EXPECTED_FAILED_CHECKS.update(
     {name: dict(SU_EXPECTED_FAILED_CHECKS) for name in ("TSGSU", "SUSL", "SUDH", "CUU")})
+# CUU with its declared default step (eta0="auto"; it was 1.0, which diverged) passes the
+# accuracy of check_classifiers_train although the check reads s as the class
+del PER_ESTIMATOR_EXPECTED_FAILED_CHECKS["CUU"]["check_classifiers_train"]
 PER_ESTIMATOR_EXPECTED_FAILED_CHECKS["GMMC"] = {
     "check_clustering": ("the class-balance constraint (beta = 0.03 N, Li et al. 2013) forces "
                          "a near 50/50 split, and the check scores three blobs of 50 points"),

@@ -53,12 +53,35 @@ def check_matrix(X, name: str = "X", *, min_rows: int = 1, n_features: int | Non
         raise ValueError(
             f"{name} contains {bad} NaN or infinite value(s); impute or drop them first."
         )
+    check_magnitude(A, name)
     if n_features is not None and A.shape[1] != n_features:
         raise ValueError(
             f"{name} has {A.shape[1]} features but {n_features} were expected "
             "(the number of features seen in fit / in the other argument)."
         )
     return np.ascontiguousarray(A)
+
+
+#: Largest magnitude of an input entry: squares, inner products, squared distances and
+#: variances of larger values overflow float64 (about 1.8e308) and give inf / NaN.
+MAX_ABS = 1e150
+
+
+def check_magnitude(A, name: str = "X") -> None:
+    """Refuse a finite array whose entries exceed :data:`MAX_ABS` in magnitude.
+
+    Kernel values, squared distances and variances of such entries overflow float64 and
+    turn into inf or NaN decision values; the error names ``name`` and the remedy.
+    """
+    if A.size == 0:
+        return
+    top = float(np.max(np.abs(A)))
+    if top > MAX_ABS:
+        raise ValueError(
+            f"{name} has entries of magnitude up to {top:.3g}: above {MAX_ABS:.0e}, inner "
+            "products, squared distances and variances overflow float64 (NaN or infinite "
+            f"results). Rescale {name} (e.g. sklearn.preprocessing.StandardScaler) first."
+        )
 
 
 def check_vector(y, name: str = "y", *, n: int | None = None, dtype=np.float64):

@@ -100,7 +100,10 @@ def check_semisupervised_target(y, name: str = "y", *, n: int | None = None):
     """Target of the semi-supervised convention -> int64 array with values in {-1, 0, 1}.
 
     Labelled samples carry their class, 0 or 1; unlabelled ones carry :data:`UNLABELLED`
-    (-1). Both classes must occur among the labelled samples.
+    (-1). Both classes must occur among the labelled samples. SVM-light style targets
+    (+1 / -1 labelled, 0 unlabelled) are refused: a target whose entries 0 outnumber the
+    entries -1 and 1 together (while both occur) is read as one, with an error naming
+    scikit-learn's -1 convention.
     """
     a = check_vector(check_target_given(y, name), name, n=n)
     vals = np.unique(a)
@@ -116,6 +119,16 @@ def check_semisupervised_target(y, name: str = "y", *, n: int | None = None):
             f"{name} must hold class labels 0/1 for labelled samples and {UNLABELLED} for "
             f"unlabelled ones, {got}."
         )
+    n_u, n_0, n_1 = (int(np.sum(a == v)) for v in (UNLABELLED, 0, 1))
+    if n_u and n_1 and n_0 > n_u + n_1:
+        raise ValueError(
+            f"{name} looks like SVM-light style labels (+1 / -1 labelled, 0 unlabelled): "
+            f"{n_0} of its {a.size} entries are 0, more than the {n_u} entries -1 and the "
+            f"{n_1} entries 1 together. This package follows scikit-learn's convention: -1 "
+            "marks an unlabelled sample and the classes are 0 / 1. Recode, e.g. "
+            f"{name} = np.select([{name} == 0, {name} > 0], [-1, 1], 0). (A target whose "
+            "labelled class 0 outnumbers all other entries is refused for this reason: "
+            "relabel the classes so that class 1 is the larger one.)")
     present = [c for c in (0, 1) if np.any(a == c)]
     if len(present) < 2:
         hint = ""
@@ -180,6 +193,17 @@ class WeakLabelClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         f = self.decision_function(X)
         return self.classes_[(f >= 0).astype(np.intp)]
 
+    def _warn_if_one_class(self, f_unlabelled, hint: str, *, stacklevel: int = 3) -> None:
+        """The end-of-fit check shared by every classifier: :func:`check_fitted_scores`.
+
+        Called at the end of ``fit`` with the decision values of the training rows whose
+        label the estimator had to infer (the unlabelled rows; the labelled ones are often
+        fitted as their class even by a kernel that is nearly the identity, so they are
+        left out); ``stacklevel=3`` points at the line that called ``fit``.
+        """
+        check_fitted_scores(self, f_unlabelled, hint, labels=self.classes_,
+                            stacklevel=stacklevel + 1)
+
 
 class PUClassifier(WeakLabelClassifier):
     """Base of every PU estimator: ``fit(X, s)``, predictions ``+1`` / ``-1``.
@@ -226,22 +250,6 @@ class PUClassifier(WeakLabelClassifier):
         y = check_labels_pm1(y, "y", n=pred.shape[0])
         return float(np.average(pred == y, weights=sample_weight))
 
-    def _warn_if_one_class(self, f_unlabelled, hint: str) -> None:
-        """Warn :class:`OneClassPredictionWarning` when ``f_unlabelled`` has a single sign.
-
-        Called at the end of ``fit`` with the decision values of the unlabelled training rows
-        (``s = 0``; the labelled positives are often fitted as +1 even by a kernel that is
-        nearly the identity, so they are left out); ``stacklevel=3`` points at the line that
-        called ``fit``.
-        """
-        f = np.asarray(f_unlabelled)
-        if f.size and (np.all(f >= 0) or np.all(f < 0)):
-            cls = "+1" if f[0] >= 0 else "-1"
-            warnings.warn(
-                f"{type(self).__name__} predicts {cls} for every one of the {f.size} "
-                f"unlabelled training points; {hint}",
-                OneClassPredictionWarning, stacklevel=3)
-
 
 class SemiSupervisedClassifier(WeakLabelClassifier):
     """Base of semi-supervised binary classifiers: ``fit(X, y)``, ``y`` in {0, 1, -1}.
@@ -264,6 +272,116 @@ class SemiSupervisedClassifier(WeakLabelClassifier):
         X = check_matrix(X, "X", min_rows=2)
         y = check_semisupervised_target(y, "y", n=X.shape[0])
         return X, y
+
+
+def check_fitted_scores(est, scores, hint: str, *, labels=(-1, 1), what="unlabelled training "
+                        "points", stacklevel: int = 3) -> None:
+    """The checks every estimator runs on its own training scores at the end of ``fit``.
+
+    * Non-finite scores (NaN or inf decision values) raise ``FloatingPointError`` naming the
+      estimator, how many there are and ``hint``: a fitted model never returns them.
+    * A single sign (every score ``>= 0`` or every score ``< 0``) warns
+      :class:`OneClassPredictionWarning`: the model predicts one class (``labels[1]`` for
+      ``>= 0``, ``labels[0]`` otherwise) for every one of the rows.
+
+    ``scores`` are decision values (the sign is the class); cluster labels are passed as
+    ``labels_ == labels[1]`` mapped to ``+1 / -1``. ``stacklevel`` is that of the user's
+    line as seen from this function (3 when called directly by ``fit``).
+    """
+    f = np.asarray(scores, dtype=np.float64).ravel()
+    name = type(est).__name__
+    if f.size == 0:
+        return
+    bad = ~np.isfinite(f)
+    if np.any(bad):
+        raise FloatingPointError(
+            f"{name} produced {int(bad.sum())} non-finite (NaN or infinite) decision values "
+            f"on its {f.size} {what}: the fit diverged or overflowed; {hint}")
+    if np.all(f >= 0) or np.all(f < 0):
+        c = int(labels[1] if f[0] >= 0 else labels[0])
+        cls = f"{c:+d}" if min(int(v) for v in labels) < 0 else str(c)
+        warnings.warn(
+            f"{name} predicts {cls} for every one of the {f.size} {what}; {hint}",
+            OneClassPredictionWarning, stacklevel=stacklevel)
+
+
+#: Rounding error of the SMO gradient, relative to the tolerance, above which the solvers
+#: of :func:`check_kernel_scale` cannot be expected to converge (a factor 100 of margin).
+_ROUNDING_MARGIN = 100.0
+
+
+def check_kernel_scale(X, kernel, total_cost: float, tol: float, *, owner: str,
+                       tol_name: str = "tol=") -> None:
+    """Refuse a training ``X`` whose kernel values make an SMO tolerance unreachable.
+
+    SMO stops when the largest KKT violation, computed from the gradient ``Q a + p``, is
+    below an absolute tolerance ``tol``. That gradient carries a rounding error of about
+    ``max_i k(x_i, x_i) * sum_i C_i * 2.2e-16``; when that error is within a factor 100 of
+    ``tol`` the solver cannot meet its stopping rule and runs to its iteration cap (on 200
+    rows with one feature scaled by 1e6 the linear kernel reaches 1e12 and one SMO solve
+    took tens of seconds without converging). The Gaussian kernel (values in ``(0, 1]``)
+    always passes. ``total_cost`` is the sum of the box bounds of the dual.
+
+    Raises ``ValueError`` naming ``X``, the kernel's largest value and the remedy.
+    """
+    from ..kernels import GAUSSIAN, LINEAR
+
+    if kernel.code == GAUSSIAN or np.asarray(X).size == 0:
+        return
+    sq = float(np.max(np.einsum("ij,ij->i", X, X)))  # the diagonal, in numpy (no JIT)
+    with np.errstate(over="ignore"):
+        kmax = sq if kernel.code == LINEAR else float(
+            max(abs(kernel.gamma * sq + kernel.coef0), abs(kernel.coef0)) ** kernel.degree)
+    noise = kmax * float(total_cost) * np.finfo(np.float64).eps
+    if not np.isfinite(noise) or _ROUNDING_MARGIN * noise > tol:
+        raise ValueError(
+            f"X is too badly scaled for {owner}'s SMO solver: the {kernel.name} kernel "
+            f"reaches {kmax:.3g} on the training rows, so with the costs of this fit (summing "
+            f"to {float(total_cost):.3g}) the rounding error of the solver's gradient (about "
+            f"{noise:.2g}) is not far below {tol_name}{tol:g}, and the solver would run to "
+            "its iteration cap without converging. Standardise X (e.g. "
+            "sklearn.preprocessing.StandardScaler), or use kernel='gaussian'.")
+
+
+def available_memory_bytes() -> int | None:
+    """Memory available to this process (``MemAvailable`` of ``/proc/meminfo``, else the
+    physical memory), or ``None`` where neither can be read."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import os
+
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_dense_memory(n: int, n_matrices: float, *, owner: str, avoid: str = "",
+                       available: int | None = None, n_cols: int | None = None) -> int:
+    """Refuse a fit that would allocate ``n_matrices`` dense ``n x n`` float64 matrices
+    (``8 n^2`` bytes each; ``n x n_cols`` when given) beyond the memory available, before
+    allocating them.
+
+    Returns the bytes needed. Raises ``MemoryError`` naming ``owner``, ``n``, the bytes
+    needed and available, and ``avoid`` (the parameter that avoids the dense matrices,
+    where the estimator has one).
+    """
+    cols = int(n) if n_cols is None else int(n_cols)
+    need = int(8 * float(n_matrices) * int(n) * cols)
+    have = available_memory_bytes() if available is None else int(available)
+    if have is not None and need > have:
+        tail = f" {avoid}" if avoid else " Subsample the training rows."
+        raise MemoryError(
+            f"{owner} needs about {need / 2**30:.3g} GiB for {n_matrices:g} dense "
+            f"{'n x n' if n_cols is None else f'n x {cols}'} float64 matrices at n = {n} "
+            f"training rows ({need} bytes), more than the "
+            f"{have / 2**30:.3g} GiB available.{tail}")
+    return need
 
 
 def require_prior(prior, name: str = "prior", owner: str = "") -> float:
@@ -335,6 +453,10 @@ __all__ = [
     "SemiSupervisedClassifier",
     "WeakLabelClassifier",
     "WeakLabelTargetTags",
+    "available_memory_bytes",
+    "check_dense_memory",
+    "check_fitted_scores",
+    "check_kernel_scale",
     "check_semisupervised_target",
     "require_prior",
     "scale_sigma",

@@ -10,9 +10,15 @@ Score a clustering with :func:`weaklabel.solvers.mmc.clustering_accuracy`.
 - :class:`IterSVR` -- IterSVR / IterSVR-r (Zhang, Tsang & Kwok 2007);
 - :class:`CPMMC` -- Zhao, Wang & Zhang 2008;
 - :class:`GMMC` -- the GMMC-style SDP relaxation (:mod:`weaklabel.reference.mmc`);
-  ``ran_`` is False (and ``labels_`` all 0) beyond ``max_n`` or the time limit;
+  beyond ``max_n`` rows ``fit`` raises ``ValueError``; stopped by the time limit, ``ran_``
+  is False, ``labels_`` all 0 and ``fit`` warns ``ConvergenceWarning``;
 - :func:`normalized_cut_labels` -- NC (Shi & Malik 2000) by scikit-learn's
   ``SpectralClustering`` on the precomputed Gaussian kernel.
+
+Every ``fit`` builds the dense ``N x N`` kernel matrix (``8 N^2`` bytes: 3.2 GB at
+N = 20 000) and raises ``MemoryError`` naming N and the bytes before allocating it when it
+exceeds the memory available; a fit that puts every point in one cluster warns
+:class:`~weaklabel.models.exceptions.OneClassPredictionWarning`.
 
 Kernel widths: ``sigma`` is a number, ``"scale"`` (scikit-learn's ``gamma="scale"``) or
 ``"gamma"``: the rule of Li et al. 2013, Section 5.1.1, ``sigma_ratio * sqrt(gamma)``
@@ -23,14 +29,25 @@ label balance has an odd ``N``).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 
-from .._validation import check_choice, check_int, check_matrix, check_positive
+from .._validation import (
+    ConvergenceWarning,
+    check_choice,
+    check_int,
+    check_matrix,
+    check_positive,
+)
 from ..kernels import gram, make_kernel
 from ..solvers.mmc import alignment_init, check_beta, cpmmc, iter_svr, kernel_kmeans
 from ..solvers.wellsvm import gamma_width
-from ._base import scale_sigma
+from ._base import check_dense_memory, check_fitted_scores, scale_sigma
+
+_ONE_CLUSTER_HINT = ("the kernel width sigma (or sigma_ratio), C or the balance beta "
+                     "probably do not suit the data.")
 
 __all__ = ["AlignedKMeans", "CPMMC", "GMMC", "IterSVR", "KernelKMeans",
            "normalized_cut_labels"]
@@ -48,6 +65,7 @@ class _TwoClusterBase(ClusterMixin, BaseEstimator):
 
     def _prepare(self, X):
         X = check_matrix(X, "X", min_rows=2)
+        check_dense_memory(X.shape[0], 1, owner=type(self).__name__)
         kernel = self.kernel
         if kernel in ("gaussian", "rbf"):
             self.sigma_ = _sigma(X, self.sigma, getattr(self, "sigma_ratio", 1.0))
@@ -71,6 +89,9 @@ class _TwoClusterBase(ClusterMixin, BaseEstimator):
         self.labels_pm1_ = y
         self.labels_ = (y > 0).astype(np.int64)
         self.n_features_in_ = X.shape[1]
+        # one cluster for every point: OneClassPredictionWarning at the line calling fit
+        check_fitted_scores(self, np.where(self.labels_ > 0, 1.0, -1.0), _ONE_CLUSTER_HINT,
+                            labels=(0, 1), what="points (one cluster)", stacklevel=4)
         return self
 
 
@@ -279,7 +300,8 @@ class GMMC(_TwoClusterBase):
         Balance of the rounding, in ``[0, N]``; ``None``: ``0.03 N``.
     ridge : float, default=1e-3
     max_n : int, default=300
-        Larger data sets are not attempted (``ran_ = False``).
+        Larger data sets raise ``ValueError`` naming ``max_n`` and N (the SDP has an
+        ``N x N`` matrix variable; at N = 300 the defaults took minutes).
     time_limit : float or None, default=600
         SCS time limit in seconds.
     tol : float, default=1e-5
@@ -288,6 +310,7 @@ class GMMC(_TwoClusterBase):
     Attributes
     ----------
     ran_ : bool
+        False when SCS stopped at ``time_limit`` (with a ``ConvergenceWarning``).
     labels_, labels_pm1_ : the rounded labelling (all 0 / -1 when not run)
     relaxation_value_ : float
     sigma_, result_
@@ -308,14 +331,28 @@ class GMMC(_TwoClusterBase):
     def fit(self, X, y=None):
         from ..reference.mmc import gmmc_sdp
 
+        max_n = check_int(self.max_n, "max_n", minimum=2)
+        n = check_matrix(X, "X", min_rows=2).shape[0]
+        if n > max_n:
+            raise ValueError(
+                f"GMMC: X has n = {n} rows, more than max_n={max_n}: the SDP relaxation has "
+                "an n x n matrix variable and its cost grows steeply with n (at n = 300 the "
+                "defaults took minutes). Raise max_n to attempt it, or subsample X.")
         X, k = self._prepare(X)
-        n = X.shape[0]
         r = gmmc_sdp(gram(X, X, k), self.C, beta=self._beta(n), ridge=self.ridge,
-                     max_n=self.max_n, time_limit=self.time_limit, eps=self.tol)
+                     max_n=max_n, time_limit=self.time_limit, eps=self.tol)
         self.result_ = r
         self.ran_ = r.ran
         self.relaxation_value_ = r.relaxation_value
-        return self._finish(X, r.labels if r.ran else -np.ones(n))
+        if not r.ran:
+            warnings.warn(
+                f"GMMC did not run to the end: {r.status}; labels_ is all 0 and ran_=False "
+                "(raise time_limit or loosen tol).", ConvergenceWarning, stacklevel=2)
+            self.labels_pm1_ = -np.ones(n)
+            self.labels_ = np.zeros(n, dtype=np.int64)
+            self.n_features_in_ = X.shape[1]
+            return self
+        return self._finish(X, r.labels)
 
 
 def normalized_cut_labels(X, sigma="scale", *, sigma_ratio=1.0, random_state=None):

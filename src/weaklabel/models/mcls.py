@@ -58,7 +58,7 @@ from ..kernels import gram
 from ..metrics import lee_liu_criterion
 from ..solvers.lssvm import LSSVCFactor
 from ..solvers.mcls import mcls_loop
-from ._base import KernelParamsMixin, PUClassifier, require_prior
+from ._base import KernelParamsMixin, PUClassifier, check_dense_memory, require_prior
 from ._mcls_labels import KernelSVC, ilu_labels, nb_labels
 
 __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
@@ -71,6 +71,33 @@ def _check_prior(est):
 
 _ONE_CLASS_HINT = ("the kernel (Gaussian width sigma) or the cost C probably does not suit "
                    "the data (try sigma='scale' or a grid over sigma and C).")
+
+
+def _check_K(K, n: int):
+    """A precomputed Gram matrix for the ``n`` rows of ``X``: finite, shape ``(n, n)``."""
+    if K is None:
+        return None
+    K = np.asarray(K, dtype=np.float64)
+    if K.shape != (n, n):
+        raise ValueError(f"K must be the (n, n) Gram matrix of the {n} rows of X, got shape "
+                         f"{K.shape}.")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("K contains NaN or infinite values.")
+    return K
+
+
+def _check_grid(grid, name: str):
+    """A non-empty sequence of finite positive numbers."""
+    try:
+        vals = [float(v) for v in grid]
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of positive numbers, got "
+                        f"{type(grid).__name__}.") from None
+    if not vals:
+        raise ValueError(f"{name} is empty; give at least one positive value.")
+    for v in vals:
+        check_positive(v, name)
+    return vals
 
 
 # --------------------------------------------------------------------------- MCLS
@@ -141,7 +168,9 @@ class MCLS(KernelParamsMixin, PUClassifier):
     -----
     Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows and
     its LS-SVC factor (about ``2 x 8 n^2`` bytes: 1.6 GB at n = 10 000) unless ``K`` /
-    ``factor`` are passed; ``decision_function`` builds a (rows x n) kernel block.
+    ``factor`` are passed; ``fit`` raises ``MemoryError`` naming n and the bytes before
+    allocating them when they exceed the memory available. ``decision_function`` builds a
+    (rows x n) kernel block.
 
     Warns
     -----
@@ -178,6 +207,7 @@ class MCLS(KernelParamsMixin, PUClassifier):
         check_choice(self.prior_pool, "prior_pool", {"all", "U"})
         check_choice(self.init, "init", {"ilu", "nb"})
         check_int(self.max_iter, "max_iter", minimum=1)
+        check_positive(self.ilu_C, "ilu_C")
         return prior
 
     def fit(self, X, s, *, K=None, factor=None, init_labels=None):
@@ -202,11 +232,14 @@ class MCLS(KernelParamsMixin, PUClassifier):
         """
         prior = self._validate()
         X, s = self._validate_pu(X, s)
+        K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
         if factor is not None and getattr(factor, "n", n) != n:
             raise ValueError(f"factor was built for {factor.n} rows but X has {n}.")
         if K is None and (factor is None or (init_labels is None and self.init == "ilu")):
+            check_dense_memory(n, 1 if factor is not None else 2, owner="MCLS",
+                               avoid="Pass a precomputed K / factor, or subsample X.")
             K = gram(X, X, kern)
         if init_labels is not None:
             y0 = np.where(np.asarray(init_labels, dtype=np.float64) >= 0, 1.0, -1.0)
@@ -306,7 +339,9 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
     Notes
     -----
     Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows
-    (``8 n^2`` bytes) unless ``K`` is passed.
+    (``8 n^2`` bytes: 3.2 GB at n = 20 000) unless ``K`` is passed; it raises
+    ``MemoryError`` naming n and the bytes before allocating it when that exceeds the
+    memory available.
 
     Warns
     -----
@@ -335,10 +370,15 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
         prior = _check_prior(self)
         check_positive(self.C, "C")
+        check_positive(self.ilu_C, "ilu_C")
         check_int(self.max_iter, "max_iter", minimum=1)
         X, s = self._validate_pu(X, s)
+        K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
-        K = gram(X, X, kern) if K is None else K
+        if K is None:
+            check_dense_memory(X.shape[0], 1, owner=type(self).__name__,
+                               avoid="Pass a precomputed K, or subsample X.")
+            K = gram(X, X, kern)
         y = (ilu_labels(X, s, prior, kernel=kern, k=self.n_clusters, svc_C=self.ilu_C, K=K,
                         random_state=self.random_state)
              if init_labels is None else np.where(np.asarray(init_labels) >= 0, 1.0, -1.0))
@@ -431,7 +471,9 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
     Notes
     -----
     Memory: ``fit`` builds the dense (n x n) Gram matrix of the training rows
-    (``8 n^2`` bytes) unless ``K`` is passed.
+    (``8 n^2`` bytes: 3.2 GB at n = 20 000) unless ``K`` is passed; it raises
+    ``MemoryError`` naming n and the bytes before allocating it when that exceeds the
+    memory available.
 
     Warns
     -----
@@ -454,10 +496,16 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
 
     def fit(self, X, s, *, K=None, init_labels=None):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
+        _check_grid(self.C_plus_grid, "C_plus_grid")
+        _check_grid(self.ratio_grid, "ratio_grid")
         X, s = self._validate_pu(X, s)
+        K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
-        K = gram(X, X, kern) if K is None else K
+        if K is None:
+            check_dense_memory(n, 1, owner=type(self).__name__,
+                               avoid="Pass a precomputed K, or subsample X.")
+            K = gram(X, X, kern)
         y = nb_labels(X, s) if init_labels is None else np.where(
             np.asarray(init_labels) >= 0, 1.0, -1.0)
         self.init_labels_ = y.copy()

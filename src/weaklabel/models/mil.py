@@ -46,7 +46,7 @@ from ..solvers.mil import (
     stack_mil_bags,
     witness_mi_svm,
 )
-from ._base import KernelParamsMixin
+from ._base import KernelParamsMixin, check_fitted_scores
 
 __all__ = ["EMDD", "MISVM", "DiverseDensity", "MIKernelSVM", "MiSVM", "roi_success_rate",
            "roi_successes_at_k"]
@@ -168,6 +168,12 @@ class _MILClassifier(_ParamsProtocol):
         self.n_bags_fit_ = n_bags
         self.fit_seconds_ = time.perf_counter() - t0
         self.n_features_in_ = X.shape[1]
+        # finite scores, and both classes among the training bags (or a warning)
+        f = np.asarray(self._scores(X, ptr)[0], dtype=np.float64)
+        check_fitted_scores(self, np.where(f > 0, 1.0, -1.0) if np.all(np.isfinite(f)) else f,
+                            "the kernel width sigma or the cost C probably do not suit the "
+                            "data.", labels=tuple(int(c) for c in self.classes_),
+                            what="training bags")
         return self
 
     def _stack(self, bags):

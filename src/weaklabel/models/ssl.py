@@ -32,8 +32,13 @@ from .._validation import (
     check_positive,
 )
 from ..kernels import gram
-from ._base import UNLABELLED, KernelParamsMixin, SemiSupervisedClassifier
-from .exceptions import OneClassPredictionWarning
+from ._base import (
+    UNLABELLED,
+    KernelParamsMixin,
+    SemiSupervisedClassifier,
+    check_dense_memory,
+    check_kernel_scale,
+)
 
 __all__ = ["CCCPTSVM", "LabelledSVM", "LapSVM", "TSVM"]
 
@@ -60,6 +65,22 @@ class _SSLKernelSVM(KernelParamsMixin, SemiSupervisedClassifier):
         tol = check_positive(self.tol, "tol")
         return C1, tol
 
+    def _check_scale(self, X, total_cost, tol):
+        """Refuse an ``X`` on which SMO cannot reach ``tol`` (:func:`check_kernel_scale`)."""
+        check_kernel_scale(X, self.kernel_, total_cost, tol, owner=type(self).__name__)
+
+    def _warn_inner(self, res, tol, stacklevel=3):
+        """Warn when the fit stopped because one SVM solve hit SMO's update cap."""
+        if res.info.get("smo_failed"):
+            warnings.warn(
+                f"{type(self).__name__} did not converge: an SVM solve stopped at the SMO "
+                f"update cap with remaining KKT violation "
+                f"{res.info.get('smo_kkt_violation', float('nan')):.3g} > tol={tol:g}, and the "
+                "fit stopped there (converged_=False); standardise X or loosen tol.",
+                ConvergenceWarning, stacklevel=stacklevel)
+            return True
+        return False
+
     def _finish(self, X_fit, coef, intercept, n_iter, converged, t0, n_features, X_u):
         self.X_fit_ = np.ascontiguousarray(X_fit)
         self.dual_coef_ = np.asarray(coef, dtype=float)
@@ -69,13 +90,8 @@ class _SSLKernelSVM(KernelParamsMixin, SemiSupervisedClassifier):
         self.fit_seconds_ = time.perf_counter() - t0
         self.n_features_in_ = n_features
         if X_u is not None and X_u.shape[0] > 0:
-            f = self.decision_function(X_u)
-            if np.all(f >= 0) or np.all(f < 0):
-                cls = 1 if f[0] >= 0 else 0
-                warnings.warn(
-                    f"{type(self).__name__} predicts {cls} for every one of the {f.size} "
-                    f"unlabelled training points; {_ONE_CLASS_HINT}",
-                    OneClassPredictionWarning, stacklevel=3)
+            self._warn_if_one_class(self.decision_function(X_u), _ONE_CLASS_HINT,
+                                    stacklevel=4)
         return self
 
     def decision_function(self, X):
@@ -105,10 +121,13 @@ class _SSLKernelSVM(KernelParamsMixin, SemiSupervisedClassifier):
             res = svc_dual(X_l, y_l, C1, self.kernel_, eps=tol, **kw)
         for w in caught:
             if issubclass(w.category, ConvergenceWarning):
+                cap = (f"max_iter={max_iter} updates" if max_iter is not None
+                       else f"its update cap ({res.n_iter} updates)")
+                fix = ("increase max_iter or loosen tol" if max_iter is not None
+                       else "standardise X or loosen tol")
                 warnings.warn(
-                    f"{type(self).__name__}: the SMO solve stopped at max_iter={max_iter} "
-                    f"updates with remaining KKT violation {res.kkt_violation:.3g} > "
-                    f"tol={tol:g}; increase max_iter or loosen tol.",
+                    f"{type(self).__name__}: the SMO solve stopped at {cap} with remaining "
+                    f"KKT violation {res.kkt_violation:.3g} > tol={tol:g}; {fix}.",
                     ConvergenceWarning, stacklevel=4)
         return res
 
@@ -188,6 +207,7 @@ class LabelledSVM(_SSLKernelSVM):
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
         X, lab, X_l, y_l, X_u = self._split(X, y)
         self.kernel_ = self._kernel(X)
+        self._check_scale(X_l, C1 * X_l.shape[0], tol)
         t0 = time.perf_counter()
         res = self._labelled_svm(X_l, y_l, C1, tol, max_iter)
         self.result_ = res
@@ -268,18 +288,22 @@ class TSVM(_SSLKernelSVM):
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
         X, lab, X_l, y_l, X_u = self._split(X, y)
         self.kernel_ = self._kernel(X)
+        self._check_scale(X, C1 * X_l.shape[0] + C2 * X_u.shape[0], tol)
         t0 = time.perf_counter()
         if X_u.shape[0] == 0:
             res = self._labelled_svm(X_l, y_l, C1, tol)
             self.result_ = res
             self.transduction_ = np.zeros(0, dtype=np.int64)
-            return self._finish(X_l, res.alpha * y_l, -res.rho, 1, True, t0, X.shape[1],
+            return self._finish(X_l, res.alpha * y_l, -res.rho, 1, res.converged, t0,
+                                X.shape[1],
                                 None)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             res = tsvm(X_l, y_l, X_u, C=C1, C_star=C2, kernel=self.kernel_, eps=tol,
                        max_iter=max_iter, verbose=self.verbose)
-        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+        if self._warn_inner(res, tol):
+            pass
+        elif any(issubclass(w.category, ConvergenceWarning) for w in caught):
             warnings.warn(
                 f"TSVM did not converge: stopped at max_iter={max_iter} SVM solves with label "
                 f"pairs still to switch ({res.n_switches} switched); increase max_iter.",
@@ -334,7 +358,9 @@ class CCCPTSVM(_SSLKernelSVM):
 
     Notes
     -----
-    Memory: a dense ``(1 + l + 2u)^2`` kernel matrix (``8 (1 + l + 2u)^2`` bytes).
+    Memory: a dense ``(1 + l + 2u)^2`` kernel matrix (``8 (1 + l + 2u)^2`` bytes); ``fit``
+    raises ``MemoryError`` naming its size and the bytes before allocating it when that
+    exceeds the memory available.
 
     Warns
     -----
@@ -371,17 +397,23 @@ class CCCPTSVM(_SSLKernelSVM):
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
         X, lab, X_l, y_l, X_u = self._split(X, y)
         self.kernel_ = self._kernel(X)
+        self._check_scale(X, C1 * X_l.shape[0] + 2.0 * C2 * X_u.shape[0], tol)
+        check_dense_memory(1 + X_l.shape[0] + 2 * X_u.shape[0], 1, owner="CCCPTSVM",
+                           avoid="Subsample the unlabelled rows.")
         t0 = time.perf_counter()
         if X_u.shape[0] == 0:
             res = self._labelled_svm(X_l, y_l, C1, tol)
             self.result_ = res
-            return self._finish(X_l, res.alpha * y_l, -res.rho, 1, True, t0, X.shape[1],
+            return self._finish(X_l, res.alpha * y_l, -res.rho, 1, res.converged, t0,
+                                X.shape[1],
                                 None)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             res = cccp_tsvm(X_l, y_l, X_u, C=C1, C_star=C2, kernel=self.kernel_, s=self.s,
                             eps=tol, max_iter=max_iter, verbose=self.verbose)
-        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+        if self._warn_inner(res, tol):
+            pass
+        elif any(issubclass(w.category, ConvergenceWarning) for w in caught):
             warnings.warn(
                 f"CCCPTSVM did not converge: stopped at max_iter={max_iter} CCCP steps while "
                 "the linearisation still changes; increase max_iter.",
@@ -441,7 +473,9 @@ class LapSVM(_SSLKernelSVM):
     Notes
     -----
     Memory and time: dense ``n x n`` Gram and Laplacian matrices and an ``n x n`` linear
-    solve (``O(n^3)``), ``n`` the number of training rows.
+    solve (``O(n^3)``), ``n`` the number of training rows: about ``4 x 8 n^2`` bytes
+    (12.8 GB at n = 20 000). ``fit`` raises ``MemoryError`` naming n and the bytes before
+    allocating them when they exceed the memory available.
 
     Warns
     -----
@@ -483,6 +517,7 @@ class LapSVM(_SSLKernelSVM):
         check_choice(self.weights, "weights", {"heat", "binary"})
         check_choice(self.laplacian, "laplacian", {"unnormalized", "normalized"})
         X, lab, X_l, y_l, X_u = self._split(X, y)
+        check_dense_memory(X.shape[0], 4, owner="LapSVM", avoid="Subsample the unlabelled rows.")
         self.kernel_ = self._kernel(X)
         n, l = X.shape[0], X_l.shape[0]
         gamma_A = 1.0 / (2.0 * C1 * l)

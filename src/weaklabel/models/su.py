@@ -33,11 +33,13 @@ width, ``k = exp(-||x - y||^2 / (2 sigma^2))``; the papers' ``exp(-sigma ||x - y
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._validation import (
+    ConvergenceWarning,
     check_choice,
     check_int,
     check_matrix,
@@ -45,7 +47,33 @@ from .._validation import (
     check_target_given,
     check_vector,
 )
-from ._base import KernelParamsMixin, PUClassifier, WeakLabelClassifier, require_prior
+from ._base import (
+    KernelParamsMixin,
+    PUClassifier,
+    WeakLabelClassifier,
+    check_dense_memory,
+    require_prior,
+)
+
+_ONE_CLASS_HINT = ("the prior, the regularisation lam or the kernel width sigma probably do "
+                   "not suit the data (an SU risk with the wrong prior, or a lam far above the "
+                   "scale of the loss, gives a constant classifier).")
+
+
+def _diverged(objective, what: str, owner: str, max_iter: int, f=None):
+    """``(diverged, message)``: the stochastic objective ``objective`` (one value per
+    iteration) ended non-finite or above 100 times ``max(its first value, 1)``, or the
+    decision values ``f`` are not finite."""
+    obj = np.asarray(objective, dtype=np.float64)
+    bad = obj.size and (not np.all(np.isfinite(obj)) or obj[-1] > 100.0 * max(obj[0], 1.0))
+    if f is not None and not np.all(np.isfinite(f)):
+        bad = True
+    if not bad:
+        return False, ""
+    return True, (f"{owner} diverged: its {what} went from {obj[0]:.3g} at the first iteration "
+                  f"to {obj[-1]:.3g} after max_iter={max_iter} iterations (converged_=False); "
+                  "lower eta0 (eta0='auto' takes a step from the curvature of the first "
+                  "batch) or raise lam.")
 
 __all__ = ["CUU", "SUDH", "SUSL", "TSGSU", "SUClassifier", "check_su_indicator"]
 
@@ -123,6 +151,13 @@ class SUClassifier(WeakLabelClassifier):
 
     # the latent-class accuracy of the PU estimators: same label codings, same errors
     score = PUClassifier.score
+
+    def _check_fitted(self, XU):
+        """End of fit: finite scores and more than one predicted class on the unlabelled
+        rows (:func:`weaklabel.models._base.check_fitted_scores`; the first 2000 of them,
+        which bounds the cost of the stochastic models' decision function)."""
+        self._warn_if_one_class(self.decision_function(XU[:2000]), _ONE_CLASS_HINT,
+                                stacklevel=4)
 
     def _common(self):
         prior = check_su_prior(self.prior, type(self).__name__)
@@ -206,7 +241,9 @@ class TSGSU(KernelParamsMixin, SUClassifier):
         The solver's result (coefficients, seeds, per-iteration times and risks).
     n_iter_ : int
     converged_ : bool
-        Always True (a fixed number of iterations, no stopping test).
+        True unless the run diverged: a fixed number of iterations, no stopping test, but a
+        minibatch objective that ends non-finite or above 100 times ``max(its first value,
+        1)`` sets False and warns ``ConvergenceWarning`` (lower ``eta0``).
     sigma_ : float or None
     n_features_in_ : int
     """
@@ -257,8 +294,14 @@ class TSGSU(KernelParamsMixin, SUClassifier):
         self.result_ = res
         self._aug = (scale, coef0)
         self.n_iter_ = int(res.n_iter_)
-        self.converged_ = True
         self.n_features_in_ = X.shape[1]
+        XU0 = X[np.flatnonzero(~check_su_indicator(s, "s", n=X.shape[0]))]
+        diverged, msg = _diverged(res.objective, "minibatch objective", "TSGSU",
+                                  self.n_iter_)
+        self.converged_ = not diverged
+        if diverged:
+            warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        self._check_fitted(XU0)
         return self
 
     def _check_X_sparse(self, X):
@@ -299,6 +342,12 @@ class _KernelBasisSU(KernelParamsMixin, SUClassifier):
                 rng = np.random.default_rng(self.random_state)
                 idx = np.sort(rng.choice(allX.shape[0], min(nc, allX.shape[0]), replace=False))
                 centers = allX[idx]
+        if centers is not None:  # the n x m basis and the m x m system
+            m = centers.shape[0]
+            check_dense_memory(
+                XS.shape[0] + XU.shape[0] + m, 1, n_cols=m, owner=type(self).__name__,
+                avoid=f"Set n_centers (e.g. n_centers=2000) to use fewer than the {m} kernel "
+                      "centres.")
         kw = dict(kind=name, centers=centers, gamma=gamma, degree=degree, scale=scale)
         self._basis_kw = kw
         self._aug = (scale, coef0) if name != "linear" else (1.0, 0.0)
@@ -324,8 +373,12 @@ class SUSL(_KernelBasisSU):
 
     ``f(x) = theta' psi(x)`` with ``psi(x) = [x, 1]`` (``kernel="linear"``) or ``[k(x, c_1),
     ..., k(x, c_m), 1]`` over kernel centres: all training points (``n_centers=None``, the
-    paper's nonlinear baseline; memory ``8 m^2`` bytes and time O(m^3)) or ``n_centers``
-    drawn at random.
+    paper's nonlinear baseline) or ``n_centers`` drawn at random.
+
+    Memory: the dense ``n x m`` basis and the ``m x m`` system, ``8 (n m + m^2)`` bytes
+    (6.4 GB at n = m = 20 000 with the default ``n_centers=None``) and time O(m^3); ``fit``
+    raises ``MemoryError`` naming the size and ``n_centers`` before allocating them when
+    they exceed the memory available.
 
     Parameters
     ----------
@@ -370,6 +423,7 @@ class SUSL(_KernelBasisSU):
         prior, lam, PsiS, PsiU = self._basis_fit(X, s)
         self.coef_ = np.asarray(susl_fit(PsiS, PsiU, prior, lam), dtype=np.float64)
         self.intercept_ = float(self.coef_[-1])
+        self._warn_if_one_class(PsiU @ self.coef_, _ONE_CLASS_HINT)
         return self
 
 
@@ -379,6 +433,12 @@ class SUDH(_KernelBasisSU):
 
     Same model and parameters as :class:`SUSL`, plus ``solver`` (``"CLARABEL"`` or
     ``"OSQP"``). The QP has ``m + 1 + n_U`` variables and ``3 n_U`` constraints.
+
+    Memory and time: the dense ``n x m`` basis (``8 n m`` bytes) and the QP's copies of it
+    in cvxpy and the solver, several times more (with the default ``n_centers=None``,
+    m = n: 200 MB for the basis alone at n = 5000). ``fit`` raises ``MemoryError`` naming
+    the size and ``n_centers`` when the basis alone exceeds the memory available; set
+    ``n_centers`` for large n.
     """
 
     def __init__(self, prior=None, lam=2.0 ** -7, kernel="gaussian", sigma="scale", *,
@@ -403,6 +463,7 @@ class SUDH(_KernelBasisSU):
         self.coef_ = np.asarray(sudh_fit(PsiS, PsiU, prior, lam, solver=self.solver),
                                 dtype=np.float64)
         self.intercept_ = float(self.coef_[-1])
+        self._warn_if_one_class(PsiU @ self.coef_, _ONE_CLASS_HINT)
         return self
 
 
@@ -445,14 +506,16 @@ class CUU(KernelParamsMixin, SUClassifier):
     centers_ : ndarray
     n_iter_ : int
     converged_ : bool
-        Always True (a fixed number of iterations).
+        True unless the run diverged: a fixed number of iterations, but a minibatch objective
+        that ends non-finite or above 100 times ``max(its first value, 1)`` sets False and
+        warns ``ConvergenceWarning`` (lower ``eta0``).
     sigma_ : float or None
     n_features_in_ : int
     """
 
     def __init__(self, prior=None, lam=2.0 ** -7, kernel="gaussian", sigma="scale", *,
                  degree=2, scale=1.0, coef0=0.0, n_centers=2000, batch_size=1000,
-                 max_iter=100, eta0=1.0, schedule="inv_sqrt", correction="abs",
+                 max_iter=100, eta0="auto", schedule="inv_sqrt", correction="abs",
                  random_state=None, verbose=False):
         self.prior = prior
         self.lam = lam
@@ -486,6 +549,7 @@ class CUU(KernelParamsMixin, SUClassifier):
         if not (isinstance(eta0, str) and eta0 == "auto"):
             eta0 = check_positive(eta0, "eta0")
         XS, XU, X = self._validate_su(X, s)
+        XU0 = XU
         if nc != "all" and nc >= X.shape[0]:
             nc = "all"
         name, gamma, degree, scale, coef0 = self._kernel_args(XS, XU)
@@ -504,8 +568,13 @@ class CUU(KernelParamsMixin, SUClassifier):
         self.centers_ = res.centers
         self._aug = (scale, coef0)
         self.n_iter_ = n_iter
-        self.converged_ = True
         self.n_features_in_ = X.shape[1]
+        diverged, msg = _diverged(res.batch_objective, "minibatch objective", "CUU", n_iter,
+                                  f=self.dual_coef_)
+        self.converged_ = not diverged
+        if diverged:
+            warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        self._check_fitted(XU0)
         return self
 
     def decision_function(self, X):

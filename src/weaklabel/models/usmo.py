@@ -26,7 +26,7 @@ from .._validation import (
     check_positive,
 )
 from ..kernels import gram
-from ._base import KernelParamsMixin, PUClassifier, split_pu
+from ._base import KernelParamsMixin, PUClassifier, check_kernel_scale, split_pu
 
 __all__ = ["DoubleHingePU", "RampPU"]
 
@@ -189,6 +189,14 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
             else:
                 self.dual_, self.intercept_ = np.asarray(res.dual), float(res.beta)
                 self.n_iter_, self.converged_ = int(res.passes), bool(res.converged)
+                if max_iter == 0 and not res.converged and not any(
+                        issubclass(w.category, ConvergenceWarning) for w in caught):
+                    warnings.warn(
+                        f"{name} did not converge: max_iter=0 allows no USMO pass, so the "
+                        "fit is the initial solution, with KKT violation "
+                        f"{self._rule_violation(res):.3g} > tol={tol:g} (converged_=False); "
+                        "increase max_iter, or use solver='init' for the initial solution.",
+                        ConvergenceWarning, stacklevel=2)
             f_u = np.asarray(res.F) + self.intercept_  # F = f - beta on the unlabelled
             for w in caught:
                 if issubclass(w.category, ConvergenceWarning):
@@ -325,7 +333,8 @@ class RampPU(KernelParamsMixin, PUClassifier):
     n_iter_ : int
         CCCP steps.
     converged_ : bool
-        Whether CCCP reached a fixed point before ``max_iter``.
+        Whether CCCP reached a fixed point before ``max_iter`` with every convex step
+        solved to ``tol``.
     objective_ : float
         Final value of the ramp objective (without the constant ``-pi``).
     history_ : ndarray
@@ -381,15 +390,28 @@ class RampPU(KernelParamsMixin, PUClassifier):
         y = np.r_[np.ones(p), -np.ones(n)]
         w = np.r_[np.full(p, 2.0 * prior / p), np.full(n, 1.0 / n)]
         C = 0.5 * w
+        tol = check_positive(self.tol, "tol")
+        if self.solver == "smo":  # SMO's box bounds are C / (2 lam)
+            check_kernel_scale(Xall, k, float(np.sum(C)) / (2.0 * lam), tol,
+                               owner="RampPU(solver='smo')")
         t0 = time.perf_counter()
         step = self._step_smo if self.solver == "smo" else self._step_qp(Xall, y, C, lam, k)
         d = np.zeros(p + n, dtype=bool)  # f = 0 start: no point has y f < -1
         history, steps = [], []
         converged = False
         v = None
+        inner_failed = []  # steps whose SMO solve stopped at its update cap
         for it in range(1, max_iter + 1):  # noqa: B007  (it is reported as n_iter_)
             ts = time.perf_counter()
-            v, g, b, info = step(Xall, y, C, d, lam, k, v)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ConvergenceWarning)
+                v, g, b, info = step(Xall, y, C, d, lam, k, v)
+            for wn in caught:
+                if not issubclass(wn.category, ConvergenceWarning):
+                    warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+            if not info.get("converged", True) or any(
+                    issubclass(wn.category, ConvergenceWarning) for wn in caught):
+                inner_failed.append((it, float(info.get("kkt_violation", np.nan))))
             z = y * (g + b)
             # distance of the closest point to the ramp's kink at y f = -1: the next
             # linearisation pattern is decided by solver accuracy when it is tiny
@@ -407,7 +429,15 @@ class RampPU(KernelParamsMixin, PUClassifier):
                 converged = True
                 break
             d = d_new
-        if not converged:
+        if inner_failed:
+            converged = False
+            warnings.warn(
+                f"RampPU(solver={self.solver!r}) did not converge: the convex solve of "
+                f"{len(inner_failed)} CCCP step(s) stopped at its update cap (remaining KKT "
+                f"violation {inner_failed[-1][1]:.3g} > tol={tol:g} in step "
+                f"{inner_failed[-1][0]}); converged_=False. Standardise X or loosen tol.",
+                ConvergenceWarning, stacklevel=2)
+        elif not converged:
             warnings.warn(
                 f"RampPU(solver={self.solver!r}) did not converge: CCCP stopped at "
                 f"max_iter={max_iter} steps with {n_changed} points that changed side of the "
@@ -430,7 +460,7 @@ class RampPU(KernelParamsMixin, PUClassifier):
         r = ramp_step(Xall, y, C, d, lam, k, v0=v_prev, eps=self.tol, cache_mb=self.cache_mb)
         return r.v, r.g, r.bias, {"n_iter": r.n_iter, "kkt_violation": r.kkt_violation,
                                   "objective": r.objective, "bias_interval": r.bias_interval,
-                                  "n_free": r.n_free}
+                                  "n_free": r.n_free, "converged": bool(r.converged)}
 
     def _step_qp(self, Xall, y, C, lam, k):
         """One CCCP step with the cvxpy reference QP on the full Gram matrix (the

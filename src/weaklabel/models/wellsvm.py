@@ -14,12 +14,61 @@ the unlabelled points (costs on the errors, larger is less regularised).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from .._validation import check_choice, check_int, check_positive
+from .._validation import ConvergenceWarning, check_choice, check_int, check_positive
 from ..kernels import gram, make_kernel
 from ..solvers.wellsvm import gamma_width, wellsvm
-from ._base import UNLABELLED, KernelParamsMixin, SemiSupervisedClassifier
+from ._base import (
+    UNLABELLED,
+    KernelParamsMixin,
+    SemiSupervisedClassifier,
+    check_dense_memory,
+    check_kernel_scale,
+)
+
+_ONE_CLASS_HINT = ("the costs C1 / C2 or the kernel width sigma probably do not suit the "
+                   "data (try a grid over C2 and sigma_ratio scored by cross-validation on "
+                   "the labels).")
+
+#: tolerance of the inner SVM solves of :func:`weaklabel.solvers.wellsvm.wellsvm` (not a
+#: parameter of the estimator; used by the scale check of ``fit``)
+_INNER_TOL = 1e-5
+
+
+def reissue_wellsvm_warnings(caught, owner: str, max_iter, *, stacklevel: int = 3) -> bool:
+    """Re-emit the warnings of the WellSVM solvers in the estimator's own words.
+
+    The solvers name their own arguments (``max_outer``, ``eps``, ``mkl_max_iter``,
+    ``inner_eps``); the estimators have ``max_iter`` and ``tol``. Returns True when the fit
+    did not converge (an outer or an inner cap was reached, or a Prop. 4/6 check failed).
+    """
+    failed = False
+    cap = "the default cap" if max_iter is None else f"max_iter={max_iter}"
+    for w in caught:
+        msg = str(w.message)
+        if issubclass(w.category, ConvergenceWarning):
+            failed = True
+            if "MLKL" in msg or "mkl_max_iter" in msg:
+                text = (f"{owner} did not converge: a multiple-label-kernel (MLKL) solve "
+                        "stopped at its iteration cap before its duality gap closed "
+                        "(converged_=False); standardise X, or loosen tol.")
+            else:
+                text = (f"{owner} did not converge: the label-generation loop stopped at "
+                        f"{cap} outer iterations with a label still violated "
+                        "(converged_=False); increase max_iter or loosen tol.")
+            warnings.warn(text, ConvergenceWarning, stacklevel=stacklevel)
+        elif issubclass(w.category, RuntimeWarning) and "check(s) failed" in msg:
+            failed = True
+            warnings.warn(
+                f"{owner}: {msg.split(':', 1)[1].split(';')[0].strip()}; the inner solutions "
+                "may be inaccurate (converged_=False); standardise X.",
+                ConvergenceWarning, stacklevel=stacklevel)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return failed
 
 __all__ = ["WellSVM"]
 
@@ -93,7 +142,8 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
         Outer iterations run: MLKL solves of Algorithm 2, the first one (on the initial
         label) included, so at least 1.
     converged_ : bool
-        Whether the outer loop stopped by its tests before ``max_iter``.
+        Whether the outer loop stopped by its tests before ``max_iter`` with every inner
+        (MLKL) solve converged and every Prop. 4 check holding.
     sigma_ : float or None
         The Gaussian width used (``None`` for the other kernels).
     X_fit_ : ndarray of shape (n_train, n_features)
@@ -105,7 +155,13 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
     Notes
     -----
     Memory: the temporary inner solver builds the dense (n x n) Gram matrix (``8 n^2``
-    bytes); ``decision_function`` builds (block x n_support) kernel blocks.
+    bytes: 3.2 GB at n = 20 000); ``fit`` raises ``MemoryError`` naming n and the bytes
+    before allocating it when it exceeds the memory available. ``decision_function`` builds
+    (block x n_support) kernel blocks.
+
+    ``X`` with a linear or polynomial kernel whose values make the inner solver's
+    tolerance unreachable (e.g. a feature on a 1e6 scale) is refused with a
+    ``ValueError``: standardise it.
 
     Warns
     -----
@@ -161,10 +217,17 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
         C1, C2, max_iter, tol = self._validate_params()
         X, y = self._validate_semisupervised(X, y)
         k = self._kernel(X)
+        n, l = X.shape[0], int(np.sum(y != UNLABELLED))
+        check_dense_memory(n, 1, owner="WellSVM")
+        check_kernel_scale(X, k, C1 * l + C2 * (n - l), _INNER_TOL, owner="WellSVM",
+                           tol_name="its tolerance ")
         ys = np.where(y == UNLABELLED, 0.0, np.where(y == 1, 1.0, -1.0))
-        res = wellsvm(X, ys, C1, C2, k, variant=self.variant, eps=tol, thr=tol,
-                      max_outer=max_iter, random_state=self.random_state,
-                      verbose=bool(self.verbose))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = wellsvm(X, ys, C1, C2, k, variant=self.variant, eps=tol, thr=tol,
+                          max_outer=max_iter, random_state=self.random_state,
+                          verbose=bool(self.verbose))
+        failed = reissue_wellsvm_warnings(caught, "WellSVM", max_iter)
         coef = res.coef
         self.result_ = res
         self.alpha_ = res.alpha
@@ -174,13 +237,15 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
         self.intercept_ = 0.0
         self.objective_path_ = list(res.objective_path)
         self.n_iter_ = max(1, len(res.objective_path))
-        self.converged_ = bool(res.converged)
+        self.converged_ = bool(res.converged) and not failed
         self.X_fit_ = X
         self._support = np.flatnonzero(coef != 0)
         self._kernel_obj = k
         self.n_features_in_ = X.shape[1]
         f = self.decision_function(X)
         self.transduction_ = np.where(y == UNLABELLED, (f >= 0).astype(np.int64), y)
+        if np.any(y == UNLABELLED):
+            self._warn_if_one_class(f[y == UNLABELLED], _ONE_CLASS_HINT)
         return self
 
     def decision_function(self, X):

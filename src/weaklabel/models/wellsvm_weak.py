@@ -17,12 +17,15 @@ vocabulary of :class:`~weaklabel.models.wellsvm.WellSVM` (``kernel``, ``sigma`` 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import NotFittedError
 
 from .._validation import check_int, check_matrix, check_positive
 from ..kernels import gram, make_kernel
+from ..solvers.mil import _real_bag
 from ..solvers.wellsvm import (
     clustering_beta,
     gamma_width,
@@ -30,8 +33,9 @@ from ..solvers.wellsvm import (
     wellsvm_mil,
     wellsvm_mil_decision_function,
 )
-from ._base import scale_sigma
+from ._base import check_dense_memory, check_fitted_scores, scale_sigma
 from .mil import _ParamsProtocol
+from .wellsvm import reissue_wellsvm_warnings
 
 __all__ = ["WellSVMClustering", "WellSVMMIL"]
 
@@ -158,9 +162,13 @@ class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
         beta = (clustering_beta(X.shape[0], self.beta_fraction) if self.beta is None
                 else self.beta)
         k = self._make_kernel(X)
-        r = wellsvm_clustering(X, C, k, beta, n_init_draws=self.n_init_draws,
-                               random_state=self.random_state, eps=tol, thr=tol,
-                               max_outer=max_iter, verbose=bool(self.verbose))
+        check_dense_memory(X.shape[0], 1, owner="WellSVMClustering")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = wellsvm_clustering(X, C, k, beta, n_init_draws=self.n_init_draws,
+                                   random_state=self.random_state, eps=tol, thr=tol,
+                                   max_outer=max_iter, verbose=bool(self.verbose))
+        failed = reissue_wellsvm_warnings(caught, "WellSVMClustering", max_iter)
         self.result_ = r
         self.labels_ = (r.assignment > 0).astype(np.int64)
         self.dual_coef_ = r.result.coef
@@ -169,11 +177,14 @@ class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
         self.selection_score_ = r.selection_score
         self.radius_margin_ = r.radius_margin
         self.n_iter_ = len(r.result.objective_path)
-        self.converged_ = bool(r.result.converged)
+        self.converged_ = bool(r.result.converged) and not failed
         self.beta_ = r.beta
         self.X_fit_ = X
         self._kernel_obj = k
         self.n_features_in_ = X.shape[1]
+        check_fitted_scores(self, np.where(self.labels_ > 0, 1.0, -1.0),
+                            "the kernel width sigma, C or the balance beta probably do not "
+                            "suit the data.", labels=(0, 1), what="points (one cluster)")
         return self
 
     def fit_predict(self, X, y=None):
@@ -208,11 +219,15 @@ def _bags_to_arrays(bags, name="bags", n_features=None):
     """A list of ``(m_i, d)`` arrays -> ``(instances, bag_ptr)``; errors name ``bags``."""
     if bags is None or isinstance(bags, (str, bytes)) or not hasattr(bags, "__len__"):
         raise ValueError(f"{name} must be a list of (m_i, n_features) arrays, one per bag.")
+    if isinstance(bags, np.ndarray) and bags.ndim == 2:
+        raise ValueError(f"{name} must be a list of (m_i, n_features) arrays, one per bag, got "
+                         f"a single 2-D array of shape {bags.shape} (it would be read as "
+                         f"{bags.shape[0]} one-instance bags); wrap it as [{name}] for one bag.")
     if len(bags) == 0:
         raise ValueError(f"{name} is empty; pass at least one bag.")
     mats = []
     for i, b in enumerate(bags):
-        B = np.asarray(b, dtype=np.float64) if not hasattr(b, "toarray") else b.toarray()
+        B = _real_bag(b, f"{name}[{i}]")
         if B.ndim == 1:
             B = B.reshape(1, -1)
         if B.ndim != 2 or B.shape[0] == 0:
@@ -300,9 +315,12 @@ class WellSVMMIL(_WellSVMParams):
         self.classes_ = np.array([-1, 1]) if -1 in vals else np.array([0, 1])
         tol = check_positive(self.tol, "tol", allow_zero=True)
         k = self._make_kernel(X)
-        r = wellsvm_mil(X, ptr, np.where(ya > 0, 1.0, -1.0), self.C1, self.C2, k, eps=tol,
-                        thr=tol, max_outer=check_int(self.max_iter, "max_iter", minimum=1),
-                        verbose=bool(self.verbose))
+        max_iter = check_int(self.max_iter, "max_iter", minimum=1)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = wellsvm_mil(X, ptr, np.where(ya > 0, 1.0, -1.0), self.C1, self.C2, k,
+                            eps=tol, thr=tol, max_outer=max_iter, verbose=bool(self.verbose))
+        failed = reissue_wellsvm_warnings(caught, "WellSVMMIL", max_iter)
         self.result_ = r
         self.dual_coef_ = r.coef
         self.intercept_ = 0.0
@@ -310,8 +328,12 @@ class WellSVMMIL(_WellSVMParams):
         self.roi_ = r.roi
         self.objective_path_ = list(r.result.objective_path)
         self.n_iter_ = len(r.result.objective_path)
-        self.converged_ = bool(r.result.converged)
+        self.converged_ = bool(r.result.converged) and not failed
         self.n_features_in_ = X.shape[1]
+        f = self.decision_function(bags)
+        check_fitted_scores(self, np.where(f > 0, 1.0, -1.0) if np.all(np.isfinite(f)) else f,
+                            "the costs C1 / C2 or the kernel width sigma probably do not suit "
+                            "the data.", labels=tuple(self.classes_), what="training bags")
         return self
 
     def _scores(self, bags):

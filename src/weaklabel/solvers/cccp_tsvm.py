@@ -193,7 +193,8 @@ class CCCPTSVMResult:
     n_iter : int
         CCCP steps.
     converged : bool
-        ``beta`` unchanged by the last step.
+        ``beta`` unchanged by the last step; False also when a step stopped at SMO's update
+        cap (``info["smo_failed"]``; the loop stops there).
     seconds : float
     info : dict
         ``kernel``, ``s``, ``rho0``, ``smo_iterations``.
@@ -287,10 +288,15 @@ def cccp_tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", s=-0.3, rho0
     smo_it = 0
     step = None
     n_iter = 0
+    smo_failed = not s0.converged
     for n_iter in range(1, max_iter + 1):
         step = cccp_step(K_ext, y_ext, c, beta, rho0, alpha0=alpha, eps=eps, solver=solver)
         smo_it += step.n_iter
         alpha = step.alpha
+        if not step.converged:  # a step stopped at SMO's update cap: stop there
+            smo_failed = True
+            objectives.append(_ramp_objective(alpha, step.g, step.bias, y_ext, c, l, s))
+            break
         objectives.append(_ramp_objective(alpha, step.g, step.bias, y_ext, c, l, s))
         z = y_ext[1:] * (step.g[1:] + step.bias)
         new_beta = np.where((np.arange(l + 2 * u) >= l) & (z < s), c, 0.0)
@@ -302,11 +308,15 @@ def cccp_tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", s=-0.3, rho0
             break
         beta = new_beta
     seconds = time.perf_counter() - t0
-    if not converged:
+    if smo_failed:
+        converged = False
+    elif not converged:
         warn_not_converged("cccp_tsvm", max_iter, float(np.sum(new_beta != beta)),
                            what="number of changed CCCP weights", tol_param=None)
     coef = np.r_[alpha[1:l + 1], alpha[l + 1:l + 1 + u] + alpha[l + 1 + u:] + alpha[0] / u]
     return CCCPTSVMResult(coef=coef, bias=step.bias, alpha=alpha, objective=objectives[-1],
                           objectives=objectives, n_iter=n_iter, converged=converged,
                           seconds=seconds,
-                          info={"kernel": k, "s": s, "rho0": rho0, "smo_iterations": smo_it})
+                          info={"kernel": k, "s": s, "rho0": rho0, "smo_iterations": smo_it,
+                                "smo_failed": smo_failed,
+                                "smo_kkt_violation": float(step.kkt_violation)})

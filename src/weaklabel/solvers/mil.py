@@ -72,6 +72,22 @@ _LOG2 = math.log(2.0)
 
 
 # --------------------------------------------------------------------------- input
+def _real_bag(b, name: str) -> np.ndarray:
+    """One bag as a float64 array; complex or non-numeric entries raise naming ``name``
+    (``np.asarray(b, dtype=float)`` would silently drop an imaginary part)."""
+    a = b.toarray() if hasattr(b, "toarray") else b
+    try:
+        a = np.asarray(a)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a numeric (m_i, d) array: {exc}") from None
+    if np.iscomplexobj(a):
+        raise ValueError(f"{name} is complex. Complex data not supported; pass real values.")
+    try:
+        return a.astype(np.float64, copy=False)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a numeric (m_i, d) array: {exc}") from None
+
+
 def stack_mil_bags(bags, name: str = "bags", *, n_features: int | None = None):
     """A list of bags -> ``(X, bag_ptr)``: the stacked instances and the bag boundaries.
 
@@ -94,7 +110,8 @@ def stack_mil_bags(bags, name: str = "bags", *, n_features: int | None = None):
     Raises
     ------
     ValueError
-        No bag, a bag with no instance, bags with different feature counts, NaN / inf.
+        No bag, a bag with no instance, bags with different feature counts, NaN / inf,
+        complex values, a single 2-D array instead of a list of bags.
     """
     if bags is None:
         raise ValueError(f"{name} is None; pass a list of (m_i, d) arrays, one per bag.")
@@ -111,8 +128,7 @@ def stack_mil_bags(bags, name: str = "bags", *, n_features: int | None = None):
     arrays = []
     d = n_features
     for i, b in enumerate(seq):
-        a = np.asarray(b, dtype=np.float64) if not hasattr(b, "toarray") else b.toarray()
-        a = np.asarray(a, dtype=np.float64)
+        a = _real_bag(b, f"{name}[{i}]")
         if a.ndim == 1 and a.size and (d == 1):
             a = a.reshape(-1, 1)
         if a.ndim != 2:

@@ -502,7 +502,8 @@ def sudh_fit(PsiS, PsiU, prior, lam, solver: str = "CLARABEL", *, solver_options
     if prob.status != cp.OPTIMAL or theta.value is None:
         raise SUDHSolverError(
             f"sudh_fit: solver {solver} returned status {prob.status!r} (not optimal); try "
-            "solver='CLARABEL', a larger lam or rescaled features.")
+            f"solver={'OSQP' if solver == 'CLARABEL' else 'CLARABEL'!r}, a larger lam or "
+            "rescaled features.")
     return np.asarray(theta.value, dtype=np.float64)
 
 

@@ -93,7 +93,8 @@ class TSVMResult:
     n_switches : int
         Label pairs switched.
     converged : bool
-        False when ``max_iter`` solves were reached first.
+        False when ``max_iter`` solves were reached first, or when an SVM solve stopped at
+        SMO's update cap (``info["smo_failed"]``; the loop stops there).
     seconds : float
     info : dict
         ``kernel``, ``n_pos`` (positives in ``U``), ``smo_iterations``.
@@ -185,13 +186,17 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
     alpha[:l] = s0.alpha
     n_iter = n_switches = smo_it = 0
     converged = True
+    smo_failed = not s0.converged  # an SVM solve stopped at its update cap: stop there
     tol = 1e-9
-    while True:
+    while not smo_failed:
         Cv = np.r_[np.full(l, C), np.where(yu > 0, cp, cm)]
         res = smo(Xs, y, Cv, ks, alpha0=np.minimum(alpha, Cv), eps=eps)
         n_iter += 1
         smo_it += res.n_iter
         alpha = res.alpha
+        if not res.converged:
+            smo_failed = True
+            break
         while True:
             xi = np.maximum(0.0, 1.0 - _margins(res, y))[l:]
             pos = np.flatnonzero((yu > 0) & (xi > 0))
@@ -215,13 +220,36 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
             n_iter += 1
             smo_it += res.n_iter
             alpha = res.alpha
+            if not res.converged:
+                smo_failed = True
+                break
+        if smo_failed:
+            break
         if verbose:
             print(f"TSVM: C*_-={cm:.3g} C*_+={cp:.3g} solves={n_iter} switches={n_switches}")
         if not converged or (cm >= C_star and cp >= C_star):
             break
         cm, cp = min(2.0 * cm, C_star), min(2.0 * cp, C_star)
     seconds = time.perf_counter() - t0
-    if not converged:
+    if smo_failed:
+        converged = False
+        if n_iter == 0:  # the labelled-only SVM failed: report it as the final solve
+            res = s0
+            y = y_l
+            alpha = s0.alpha
+            Cv0 = np.full(l, C)
+            marg = _margins(s0, y_l)
+            obj = 0.5 * float(alpha @ (s0.gradient + 1.0)) + float(
+                Cv0 @ np.maximum(0.0, 1.0 - marg))
+            return TSVMResult(alpha=np.r_[alpha, np.zeros(u)], labels=np.r_[y_l, yu],
+                              coef=np.r_[alpha * y_l, np.zeros(u)], bias=-float(s0.rho),
+                              objective=obj, n_iter=0, n_switches=0, converged=False,
+                              seconds=seconds,
+                              info={"kernel": k, "n_pos": n_pos, "smo_iterations": s0.n_iter,
+                                    "precomputed_gram": ks == "precomputed",
+                                    "smo_failed": True,
+                                    "smo_kkt_violation": float(s0.kkt_violation)})
+    elif not converged:
         warn_not_converged("tsvm", max_iter, float(xi[m] + xi[j] - 2.0),
                            what="pair slack excess (xi_m + xi_l - 2)", tol_param=None)
     Cv = np.r_[np.full(l, C), np.full(u, C_star)]
@@ -233,4 +261,6 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
                       objective=obj, n_iter=n_iter, n_switches=n_switches,
                       converged=converged, seconds=seconds,
                       info={"kernel": k, "n_pos": n_pos, "smo_iterations": smo_it,
-                            "precomputed_gram": ks == "precomputed"})
+                            "precomputed_gram": ks == "precomputed",
+                            "smo_failed": smo_failed,
+                            "smo_kkt_violation": float(res.kkt_violation)})
