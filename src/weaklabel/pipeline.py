@@ -755,6 +755,9 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
         parts = esc(text).split("`")
         return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
+    def reason(v: dict) -> str:  # the class's reason, paths relative to the repository
+        return str(v["class_reason"]).replace(str(root) + os.sep, "")
+
     groups = _index_groups(root)
     papers = list(PAPERS)
     paper_ids = {p.name: f"paper-{p.key}" for p in papers}
@@ -795,7 +798,7 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
         out.append(f"<tr><td>{name if top else '〃'}</td><td>{link}</td>"
                    + "".join(f"<td>{int(v[k])}</td>" for k in
                              ("total", "holds", "does_not_hold", "inconclusive", "not_tested"))
-                   + f'<td title="{esc(v["class_reason"])}">'
+                   + f'<td title="{esc(reason(v))}">'
                    + (f"<b>{cls}</b>" if top else cls) + "</td></tr>")
     out += ["</tbody>", "</table>",
             "<h2>Published cells against ours</h2>",
@@ -859,7 +862,7 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
         v = by_paper.get(p.name)
         if v is not None:
             out.append(f'<p>Replication class: <b class="class">'
-                       f'{esc(v["replication_class"])}</b> ({esc(v["class_reason"])}). '
+                       f'{esc(v["replication_class"])}</b> ({esc(reason(v))}). '
                        f"{counts(v)}.</p>")
         out += ['<table class="cells">', "<thead><tr><th>part</th><th>claims: hold / do not "
                 "hold / inconclusive / not tested</th><th>class of the part</th>"
@@ -870,7 +873,7 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
             sv = by_stage.get(stage)
             cl = (f"{sv['holds']} / {sv['does_not_hold']} / {sv['inconclusive']} / "
                   f"{sv['not_tested']}" if sv is not None and sv.get("ok", True) else
-                  f'<span title="{esc(sv["class_reason"]) if sv else ""}">no claims table '
+                  f'<span title="{esc(reason(sv)) if sv else ""}">no claims table '
                   "in the common schema yet</span>")
             pcls = "–" if sv is None else esc(sv["replication_class"])
             h = stage_cells(root, stage)
