@@ -8,9 +8,12 @@
   change, and export ``reports/NOTEBOOK.html``. Both files are written atomically.
 - ``summary``: aggregate ``results/*/comparison.csv`` and ``crosscheck.csv`` into
   ``results/summary.md`` and copy it into ``README.md`` between the summary markers; write
-  ``reports/index.html``, one page to browse the results: the summary table, links to each
-  executed notebook and each paper's comparison and crosscheck, and a thumbnail of every
-  figure.
+  ``reports/index.html``, the front page of the results: per paper of
+  :data:`weaklabel.papers.PAPERS` its title and citation, replication class, claim counts,
+  published cells by verdict per part, and per part (stage) its report, CSVs and figures
+  with their provenance sidecars; the solver certification in a section of its own.
+- Every report's HTML links back to the index and is made readable
+  (:func:`readable_html`, :func:`one_parameters_cell`, :data:`KERNEL_SETUP`).
 - ``params``: :func:`load_params` reads one paper's section for the active profile.
 - ``restore STAGE``: put back the outputs that a killed stage kept aside
   (:mod:`weaklabel.stagerun`; every stage runs as a transaction that measures itself).
