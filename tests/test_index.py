@@ -181,8 +181,12 @@ def test_the_index_is_the_front_page_of_each_paper():
         v = next(r for r in verdicts if r["paper"] == p.name and r["level"] == "paper")
         assert (f'Replication class: <b class="class">{html.escape(v["replication_class"])}'
                 "</b>") in sec
-        assert (f"<b>{v['total']}</b> claims: {v['holds']} hold, {v['does_not_hold']} do not "
-                f"hold, {v['inconclusive']} inconclusive, {v['not_tested']} not tested") in sec
+        if v["total"] or v["ok"]:
+            assert (f"<b>{v['total']}</b> claims: {v['holds']} hold, {v['does_not_hold']} do "
+                    f"not hold, {v['inconclusive']} inconclusive, {v['not_tested']} not "
+                    "tested") in sec
+        else:  # no claims table yet: said so, no count of zero claims
+            assert "No claims table in the common schema yet" in sec and "<b>0</b>" not in sec
         for stage in p.stages:
             part = _section(page, stage)
             assert part in sec, (p.name, stage)

@@ -821,6 +821,8 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
             f"page: {esc(env)}.</p>"]
 
     def counts(v: dict) -> str:
+        if not v["total"] and not v.get("ok", True):
+            return "No claims table in the common schema yet (the stage has to re-run)"
         return (f"<b>{v['total']}</b> claims: {v['holds']} hold, {v['does_not_hold']} do not "
                 f"hold, {v['inconclusive']} inconclusive, {v['not_tested']} not tested")
 
