@@ -13,8 +13,6 @@ import sys
 import types
 from pathlib import Path
 
-import pytest
-
 from weaklabel import _numba
 
 REPO = Path(__file__).resolve().parents[1]

@@ -311,7 +311,7 @@ nav.weaklabel-back { font-family: var(--jp-ui-font-family, sans-serif); font-siz
 </style>"""
 #: a cell this long is text, not a number: left aligned (:func:`readable_html`)
 LONG_CELL = 40
-_LONG_CELL = re.compile(r"<td>([^<]{%d,})</td>" % LONG_CELL)
+_LONG_CELL = re.compile(r"<td>([^<]{" + str(LONG_CELL) + r",})</td>")
 
 
 def _assigned_names(src: str) -> set[str] | None:
