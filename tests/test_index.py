@@ -144,3 +144,95 @@ def test_a_cell_scored_two_ways_is_counted_once_per_scoring(tmp_path):
                                                                   index=False)
     out = pipeline.summary_rows(tmp_path)
     assert [r["unexplained"] for r in out] == [0, 1]
+
+
+def _section(page: str, ident: str) -> str:
+    """The HTML of the <section> with id ``ident`` (sections of one level do not nest in
+    one another except a paper's parts, which close before their paper)."""
+    start = page.index(f'id="{ident}"')
+    start = page.rindex("<section", 0, start)
+    depth, pos = 0, start
+    while True:
+        nxt_open = page.find("<section", pos + 1)
+        nxt_close = page.find("</section>", pos + 1)
+        if nxt_open != -1 and nxt_open < nxt_close:
+            depth, pos = depth + 1, nxt_open
+        elif depth:
+            depth, pos = depth - 1, nxt_close
+        else:
+            return page[start:nxt_close + len("</section>")]
+
+
+def test_the_index_is_the_front_page_of_each_paper():
+    """Per paper of weaklabel.papers.PAPERS: one section with its title and citation, the
+    paper-level class and claim counts equal to the claims tables (paper_verdicts), each of
+    its stages as a part of it; the solver certification is its own section, not a paper."""
+    import html
+
+    from weaklabel.claims import paper_verdicts
+    from weaklabel.papers import CERTIFICATION, PAPERS
+
+    page = pipeline.index_html(REPO)
+    verdicts = paper_verdicts(REPO)
+    for p in PAPERS:
+        sec = _section(page, f"paper-{p.key}")
+        for text in (p.title, p.authors, str(p.year), p.venue):
+            assert html.escape(text) in sec, (p.name, text)
+        v = next(r for r in verdicts if r["paper"] == p.name and r["level"] == "paper")
+        assert (f'Replication class: <b class="class">{html.escape(v["replication_class"])}'
+                "</b>") in sec
+        if v["total"] or v["ok"]:
+            assert (f"<b>{v['total']}</b> claims: {v['holds']} hold, {v['does_not_hold']} do "
+                    f"not hold, {v['inconclusive']} inconclusive, {v['not_tested']} not "
+                    "tested") in sec
+        else:  # no claims table yet: said so, no count of zero claims
+            assert "No claims table in the common schema yet" in sec and "<b>0</b>" not in sec
+        for stage in p.stages:
+            part = _section(page, stage)
+            assert part in sec, (p.name, stage)
+            report = REPO / "reports" / f"{stage}.html"
+            if report.is_file():
+                assert f'href="{stage}.html"' in part
+            for f in ("claims.csv", "comparison.csv"):
+                if (REPO / "results" / stage / f).is_file():
+                    assert f'href="../results/{stage}/{f}"' in part
+            for png in sorted((REPO / "figures" / stage).glob("*.png")):
+                assert f'src="../figures/{stage}/{png.name}"' in part
+    cert = _section(page, "certification")
+    for stage, _ in CERTIFICATION:
+        assert f'id="{stage}"' in cert
+        assert not any(f'id="{stage}"' in _section(page, f"paper-{p.key}") for p in PAPERS)
+    assert 'href="00_solvers.html"' in cert
+    # WellSVM's four stages: one paper section, no other section for them
+    assert page.count('<section class="paper"') == len(PAPERS)
+    assert '<section class="other"' not in page
+
+
+def test_the_cells_by_verdict_equal_the_comparison(tree):
+    """A paper's part shows the counts of compare.headline on its comparison.csv."""
+    from weaklabel.papers import PAPERS
+
+    stage = PAPERS[0].stages[0]
+    d = tree / "results" / stage
+    d.mkdir()
+    rows = [("match", False), ("within_tolerance", False), ("differs", False),
+            ("differs", True), ("not_run", False), ("not_published", False)]
+    pd.DataFrame({"artifact": ["Table 1"] * len(rows), "verdict": [v for v, _ in rows],
+                  "uninformative": [u for _, u in rows]}).to_csv(d / "comparison.csv",
+                                                                  index=False)
+    page = pipeline.index_html(tree)
+    sec = _section(pipeline.index_html(tree), f"paper-{PAPERS[0].key}")
+    # cells with a number 5; match 1, within 1, differs 2, trivially reached 1, protocol 0,
+    # other data 0, not run 1, without a number 1
+    assert ("<td>5</td><td>1</td><td>1</td><td>2</td><td>1</td><td>0</td><td>0</td>"
+            "<td>1</td><td>1</td>") in sec
+    _check_links(page, tree / "reports")
+
+
+def test_a_figure_links_its_provenance_sidecar(tree):
+    (tree / "figures" / "alpha" / "fig 1.json").write_text("{}")
+    page = pipeline.index_html(tree)
+    assert '<a href="../figures/alpha/fig%201.json">provenance</a>' in page
+    # must not fire: a figure without a sidecar gets no provenance link
+    assert "sub/fig2.json" not in page
+    _check_links(page, tree / "reports")

@@ -23,8 +23,9 @@ def test_save_writes_png_and_pdf_under_figures_paper(tmp_path, fig):
     assert paths == [tmp_path / "usmo" / "curve.png", tmp_path / "usmo" / "curve.pdf"]
     assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert paths[1].read_bytes()[:5] == b"%PDF-"
-    # nothing else is left in the folder (no temporary files)
-    assert sorted(p.name for p in (tmp_path / "usmo").iterdir()) == ["curve.pdf", "curve.png"]
+    # nothing else is left in the folder (no temporary files), but the provenance sidecar
+    assert sorted(p.name for p in (tmp_path / "usmo").iterdir()) == [
+        "curve.json", "curve.pdf", "curve.png"]
     assert plots.figure_path("usmo", "curve", root=tmp_path) == tmp_path / "usmo" / "curve"
 
 

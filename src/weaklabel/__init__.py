@@ -15,6 +15,16 @@ Sub-packages (imports go one way, top to bottom):
 Label conventions (used everywhere): classes are ``+1`` / ``-1``. PU input is either
 ``(X_pos, X_unl)`` or ``(X, s)`` with ``s = 1`` for a labelled positive and ``s = 0`` for
 an unlabelled sample.
+
+
+Compiled code: importing the package compiles nothing; the first fit compiles the numba
+functions it calls, says so once (logger ``weaklabel.compile``) and caches them in
+``NUMBA_CACHE_DIR``, by default ``~/.cache/weaklabel/numba`` (never under ``src/``; a
+``NUMBA_CACHE_DIR`` you set is kept): :mod:`weaklabel._numba`.
 """
+
+from ._numba import configure_cache as _configure_cache
+
+_configure_cache()  # before any module of the package imports numba
 
 __version__ = "0.1.0"

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .papers import PAPERS as _PAPERS
+
 __all__ = ["COLUMNS", "VERDICTS", "CLASSES", "CLASS_RULES", "decide", "check_claims",
            "claims_metrics", "write_claims", "claims_markdown", "PAPER_STAGES",
            "read_claims", "paper_verdicts", "verdicts_markdown",
@@ -157,10 +159,9 @@ def claims_markdown(df: pd.DataFrame) -> str:
     return head + "\n".join(lines) + "\n"
 
 
-#: the papers and the stages whose claims tables make up each paper's verdict
-PAPER_STAGES = {"USMO": ("usmo",), "MCLS": ("mcls",),
-                "WellSVM": ("wellsvm", "wellsvm_clustering", "wellsvm_mil", "wellsvm_linear"),
-                "TSGSU": ("tsgsu",)}
+#: the papers and the stages whose claims tables make up each paper's verdict (from the
+#: table of the papers, :data:`weaklabel.papers.PAPERS`)
+PAPER_STAGES = {p.name: p.stages for p in _PAPERS}
 
 
 def read_claims(path) -> pd.DataFrame:

@@ -319,6 +319,16 @@ def headline(comp: pd.DataFrame) -> dict:
     return out
 
 
+def one_scoring(comp: pd.DataFrame, scoring: str = "correct") -> pd.DataFrame:
+    """The rows of one scoring of a comparison that scores a table two ways (the scoring is
+    named in the artifact, e.g. ``"Table III (correct scoring)"``), so that no published
+    cell is counted twice; ``comp`` itself when no artifact names ``scoring``."""
+    if "artifact" not in comp:
+        return comp
+    sc = comp["artifact"].astype(str).str.extract(r"\((\w+) scoring\)$")[0]
+    return comp[sc == scoring] if (sc == scoring).any() else comp
+
+
 def difference_size(comp: pd.DataFrame) -> pd.DataFrame:
     """Per artifact, over its comparable cells (:data:`COMPARED`): ``cells``, mean and
     median ``|delta|``, and median ``|delta| / tolerance`` (how many tolerances apart the

@@ -27,7 +27,10 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from ._numba import install_notice
 from ._validation import check_choice, check_int, check_matrix, check_positive
+
+install_notice()  # the first compilation of a weaklabel function says so, once
 
 LINEAR, GAUSSIAN, POLYNOMIAL = 0, 1, 2
 #: code of a precomputed kernel: the "points" are the rows of the Gram matrix itself and the

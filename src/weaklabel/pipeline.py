@@ -8,9 +8,12 @@
   change, and export ``reports/NOTEBOOK.html``. Both files are written atomically.
 - ``summary``: aggregate ``results/*/comparison.csv`` and ``crosscheck.csv`` into
   ``results/summary.md`` and copy it into ``README.md`` between the summary markers; write
-  ``reports/index.html``, one page to browse the results: the summary table, links to each
-  executed notebook and each paper's comparison and crosscheck, and a thumbnail of every
-  figure.
+  ``reports/index.html``, the front page of the results: per paper of
+  :data:`weaklabel.papers.PAPERS` its title and citation, replication class, claim counts,
+  published cells by verdict per part, and per part (stage) its report, CSVs and figures
+  with their provenance sidecars; the solver certification in a section of its own.
+- Every report's HTML links back to the index and is made readable
+  (:func:`readable_html`, :func:`one_parameters_cell`, :data:`KERNEL_SETUP`).
 - ``params``: :func:`load_params` reads one paper's section for the active profile.
 - ``restore STAGE``: put back the outputs that a killed stage kept aside
   (:mod:`weaklabel.stagerun`; every stage runs as a transaction that measures itself).
@@ -31,6 +34,7 @@ from pathlib import Path
 import yaml
 
 from ._io import atomic_path, write_text
+from .provenance import PROFILE_ENV, STAGE_ENV
 from .reproducibility import apply_thread_env
 
 PROFILES = ("smoke", "default", "large")
@@ -282,14 +286,101 @@ def postprocess_notebook(nb: dict) -> dict:
     return nb
 
 
+#: the tag papermill gives the cell it injects with the run's parameters
+INJECTED_TAG = "injected-parameters"
+#: the link back to the front page of the results that every report carries
+BACK_LINK = ('<nav class="weaklabel-back"><a href="index.html">&larr; All papers: the front '
+             "page of the results (reports/index.html)</a></nav>")
+#: a table cell holding only a missing value as pandas or numpy print it
+_MISSING_CELL = re.compile(r"(<td(?:\s[^>]*)?>)\s*(NaN|nan|&lt;NA&gt;|NaT|None)\s*(</td>)")
+#: what a missing cell shows instead (its title says what the table held)
+_DASH = '<span class="missing" title="no value: the table holds {}">&ndash;</span>'
+#: pandas' display settings in the kernel of a report: full cell text, never cut with an
+#: ellipsis (the HTML wraps long cells instead: :data:`REPORT_CSS`)
+KERNEL_SETUP = ("import pandas as _weaklabel_pd",
+                "_weaklabel_pd.set_option('display.max_colwidth', None)",
+                "del _weaklabel_pd")
+#: the reports' own style: the back link, long table cells wrapped at a readable width and
+#: left aligned, missing values as a grey dash
+REPORT_CSS = """<style>
+nav.weaklabel-back { font-family: var(--jp-ui-font-family, sans-serif); font-size: 0.95em;
+  padding: 8px 20px; border-bottom: 1px solid #ddd; background: #f6f6f4; }
+.jp-RenderedHTMLCommon td { max-width: 34em; overflow-wrap: break-word; }
+.jp-RenderedHTMLCommon td.long { text-align: left; }
+.jp-RenderedHTMLCommon span.missing { color: #888; }
+</style>"""
+#: a cell this long is text, not a number: left aligned (:func:`readable_html`)
+LONG_CELL = 40
+_LONG_CELL = re.compile(r"<td>([^<]{" + str(LONG_CELL) + r",})</td>")
+
+
+def _assigned_names(src: str) -> set[str] | None:
+    """The names a parameters cell assigns at top level, or None when it does anything
+    else (then it is not merely the parameters' defaults)."""
+    import ast
+
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:
+        return None
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+            names |= {t.id for t in node.targets}
+        elif (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            names.add(node.target.id)
+        else:
+            return None
+    return names
+
+
+def one_parameters_cell(nb: dict) -> dict:
+    """``nb`` with its ``parameters`` cell tagged ``remove-cell`` when papermill's
+    :data:`INJECTED_TAG` cell assigns every name it assigns: the report then shows the
+    parameters once, with the values that ran. A parameters cell that does more than assign,
+    or assigns a name the injected cell does not, is kept."""
+    cells = nb.get("cells", [])
+    injected = [c for c in cells if INJECTED_TAG in _tags(c)]
+    if not injected:
+        return nb
+    ran = set().union(*[_assigned_names(_source(c)) or set() for c in injected])
+    for c in cells:
+        if "parameters" not in _tags(c) or INJECTED_TAG in _tags(c):
+            continue
+        names = _assigned_names(_source(c))
+        if names is not None and names <= ran:
+            md = c.setdefault("metadata", {})
+            md["tags"] = _tags(c) + [t for t in REMOVE_CELL_TAGS if t not in _tags(c)]
+    return nb
+
+
+def readable_html(html: str) -> str:
+    """A report's HTML made readable: the back link to ``index.html`` (:data:`BACK_LINK`)
+    first in the body, a table cell holding only NaN / ``<NA>`` / NaT / None shown as a dash
+    whose title names the value, text cells of :data:`LONG_CELL` characters or more left
+    aligned and wrapped (:data:`REPORT_CSS`). A page already processed is unchanged."""
+    if BACK_LINK not in html:
+        html = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + "\n" + BACK_LINK, html,
+                      count=1)
+    if REPORT_CSS not in html:
+        html = html.replace("</head>", REPORT_CSS + "\n</head>", 1)
+    html = _MISSING_CELL.sub(lambda m: m.group(1) + _DASH.format(m.group(2)) + m.group(3),
+                             html)
+    return _LONG_CELL.sub(lambda m: f'<td class="long">{m.group(1)}</td>', html)
+
+
 def export_html(nb: dict) -> str:
     """HTML of an executed notebook (nbconvert's lab template): the input of cells tagged
-    :data:`HIDE_INPUT_TAGS` removed, the page titled by the notebook's first heading, and
-    MathJax loaded from :data:`MATHJAX_URL` (relative to ``reports/``) instead of a CDN."""
+    :data:`HIDE_INPUT_TAGS` removed, the parameters shown once (:func:`one_parameters_cell`),
+    the page titled by the notebook's first heading, MathJax loaded from :data:`MATHJAX_URL`
+    (relative to ``reports/``) instead of a CDN, and made readable (:func:`readable_html`)."""
+    import copy
+
     import nbformat
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import TagRemovePreprocessor
 
+    nb = one_parameters_cell(copy.deepcopy(nb))
     node = nbformat.from_dict(nb)
     exporter = HTMLExporter(template_name="lab")
     exporter.register_preprocessor(
@@ -302,7 +393,39 @@ def export_html(nb: dict) -> str:
     html = _MATHJAX_BLOCK.sub(lambda _m: mj, html, count=1)
     html = _drop_css_rules(html, _STDERR_MIME)
     # require.js (for interactive widgets, which the reports do not hold) is a CDN load too
-    return _REQUIREJS.sub("", html)
+    return readable_html(_REQUIREJS.sub("", html))
+
+
+def figures_cell(stage: str, root: str | Path) -> dict | None:
+    """A Markdown cell "Figures and their provenance": every figure of ``figures/<stage>/``
+    (its PNG, PDF and provenance sidecar, :mod:`weaklabel.provenance`), linked relative to
+    ``reports/``; None when the stage saved no figure."""
+    from urllib.parse import quote
+
+    folder = Path(root) / "figures" / stage
+    pngs = sorted(folder.rglob("*.png")) if folder.is_dir() else []
+    if not pngs:
+        return None
+    lines = ["## Figures and their provenance", "",
+             "Every figure this report saved, with the sidecar that records what made it: "
+             "stage, profile, parameters, git commit and the sha256 of its inputs.", ""]
+    for f in pngs:
+        rel = f.relative_to(Path(root)).as_posix()
+        links = [f"[{f.suffix[1:]}](../{quote(rel)})"] + [
+            f"[{label}](../{quote(q.relative_to(Path(root)).as_posix())})"
+            for q, label in ((f.with_suffix(".pdf"), "pdf"),
+                             (f.with_suffix(".json"), "provenance"))
+            if q.is_file()]
+        lines.append(f"- `{f.relative_to(folder).with_suffix('').as_posix()}`: "
+                     + ", ".join(links))
+    return {"cell_type": "markdown", "id": "figures-provenance",
+            "metadata": {"tags": ["figures"]}, "source": "\n".join(lines) + "\n"}
+
+
+def kernel_arguments() -> list[str]:
+    """The report kernel's command-line options: :data:`KERNEL_SETUP` run at its start,
+    before the notebook's first cell (nothing of it appears in the report)."""
+    return [f"--IPKernelApp.exec_lines={line}" for line in KERNEL_SETUP]
 
 
 def run_notebook(name: str, profile: str | None = None, root: str | Path | None = None) -> Path:
@@ -320,12 +443,26 @@ def run_notebook(name: str, profile: str | None = None, root: str | Path | None 
     # the kernel is a subprocess: it inherits these (one BLAS/OpenMP/numba thread per
     # process unless the caller chose otherwise; see weaklabel.reproducibility)
     apply_thread_env()
-    with atomic_path(out) as tmp:
-        pm.execute_notebook(str(src), str(tmp), parameters={"profile": profile},
-                            kernel_name="python3", cwd=str(root), progress_bar=True,
-                            log_output=False)
-        nb = postprocess_notebook(json.loads(tmp.read_text()))
-        tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    # the stage and profile a figure's provenance sidecar names (weaklabel.provenance)
+    before = {k: os.environ.get(k) for k in (STAGE_ENV, PROFILE_ENV)}
+    os.environ[STAGE_ENV], os.environ[PROFILE_ENV] = _section_of(name), profile
+    try:
+        with atomic_path(out) as tmp:
+            pm.execute_notebook(str(src), str(tmp), parameters={"profile": profile},
+                                kernel_name="python3", cwd=str(root), progress_bar=True,
+                                log_output=False, extra_arguments=kernel_arguments())
+            nb = json.loads(tmp.read_text())
+            cell = figures_cell(_section_of(name), root)
+            if cell is not None:
+                nb["cells"].append(cell)
+            nb = postprocess_notebook(nb)
+            tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     write_text(export_html(nbformat.read(str(out), as_version=4)), out.with_suffix(".html"))
     return out
 
@@ -525,8 +662,10 @@ th, td { border: 1px solid #cfcfca; padding: 4px 12px; text-align: right; }
 th { background: #ebebe6; }
 th:first-child, td:first-child { text-align: left; }
 nav a { margin-right: 14px; }
-section.paper { background: #fff; border: 1px solid #dcdcd6; border-radius: 6px;
-                padding: 6px 22px 18px; margin: 22px 0; }
+section.paper, section.certification, section.other { background: #fff;
+  border: 1px solid #dcdcd6; border-radius: 6px; padding: 6px 22px 18px; margin: 22px 0; }
+section.part { border-top: 1px solid #e4e4df; margin-top: 14px; }
+p.cite { margin-top: -0.4em; color: #333; }
 .thumbs { display: flex; flex-wrap: wrap; gap: 18px; }
 figure { margin: 0; width: 240px; }
 figure img { width: 240px; height: auto; border: 1px solid #dcdcd6; background: #fff; }
@@ -534,41 +673,73 @@ figcaption { font-size: 0.8em; overflow-wrap: anywhere; }
 .note { color: #555; font-size: 0.9em; }
 """
 
+#: the labelled tables of a stage's results, in the order the index lists them
+_INDEX_TABLES = {"claims.csv": "the paper's claims, tested on our numbers",
+                 "comparison.csv": "published vs reproduced, cell by cell",
+                 "crosscheck.csv": "solver vs reference QP"}
+#: the columns of a paper's cells-by-verdict table: (key of compare.headline, header)
+_CELL_COLUMNS = (("match", "match"), ("within_tolerance", "within tolerance"),
+                 ("differs", "differs"), ("uninformative", "of these, trivially reached"),
+                 ("by_construction", "set by the protocol"),
+                 ("not_comparable", "on other data"), ("not_run", "not run"),
+                 ("not_published", "in the paper without a number"))
+
 
 def _index_groups(root: Path) -> dict[str, dict]:
-    """Per paper: its executed notebook(s), comparison/crosscheck files and figures."""
+    """Per stage: its executed notebook(s), its claims/comparison/crosscheck tables, every
+    other CSV of ``results/<stage>/`` and its figures (``figures/<stage>/**.png``)."""
     groups: dict[str, dict] = {}
 
     def group(name):
-        return groups.setdefault(name, {"reports": [], "tables": [], "figures": []})
+        return groups.setdefault(name, {"reports": [], "tables": [], "csvs": [],
+                                        "figures": []})
 
     for d in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
-        for f in ("claims.csv", "comparison.csv", "crosscheck.csv"):
+        for f in _INDEX_TABLES:
             if (d / f).is_file():
                 group(d.name)["tables"].append(d / f)
     reports = root / "reports"
     for f in sorted(reports.glob("*.html")) if reports.is_dir() else []:
         if f.name == Path(INDEX).name:
             continue
-        stem = f.stem
-        # notebooks are named <paper> or <NN>_<paper> (00_solvers -> solvers)
-        name = stem.split("_", 1)[1] if stem[:2].isdigit() and "_" in stem else stem
-        group(name)["reports"].append(f)
+        group(_section_of(f.stem))["reports"].append(f)
     figures = root / "figures"
     for f in sorted(figures.rglob("*.png")) if figures.is_dir() else []:
         parts = f.relative_to(figures).parts
         group(parts[0] if len(parts) > 1 else "other")["figures"].append(f)
+    for name, g in groups.items():
+        d = root / "results" / name
+        g["csvs"] = sorted(f for f in d.glob("*.csv") if f.name not in _INDEX_TABLES)
     return dict(sorted(groups.items()))
+
+
+def stage_cells(root: Path, stage: str) -> dict | None:
+    """The published cells of ``results/<stage>/comparison.csv`` by verdict
+    (:func:`weaklabel.compare.headline`; a table scored two ways counts once, under the
+    correct scoring: :func:`weaklabel.compare.one_scoring`), or None without the file."""
+    import pandas as pd
+
+    from .compare import headline, one_scoring
+
+    path = Path(root) / "results" / stage / "comparison.csv"
+    if not path.is_file():
+        return None
+    return headline(one_scoring(pd.read_csv(path)))
 
 
 def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
                env: str | None = None, verdicts: list[dict] | None = None) -> str:
-    """The HTML of ``reports/index.html``: the summary table (the numbers of
-    ``results/summary.md``), then per paper a link to its executed notebook, to its
-    ``comparison.csv`` and ``crosscheck.csv``, and a thumbnail of each of its figures
-    (``figures/<paper>/**.png``). Self-contained: inline style, relative links only."""
+    """The HTML of ``reports/index.html``, the front page of the results: the table of the
+    papers' claims and classes, the summary table (the numbers of ``results/summary.md``),
+    then one section per paper of :data:`weaklabel.papers.PAPERS` (title, citation, class,
+    claims counts, published cells by verdict per part, and per part its report, CSVs and
+    figures with their provenance sidecars), one for the solver certification
+    (:data:`weaklabel.papers.CERTIFICATION`) and one per other stage with results.
+    Self-contained: inline style, relative links only."""
     import html
     from urllib.parse import quote
+
+    from .papers import CERTIFICATION, PAPERS
 
     root = repo_root(root)
     rows = summary_rows(root) if rows is None else rows
@@ -587,15 +758,31 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
         parts = esc(text).split("`")
         return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
+    def reason(v: dict) -> str:  # the class's reason, paths relative to the repository
+        return str(v["class_reason"]).replace(str(root) + os.sep, "")
+
     groups = _index_groups(root)
+    papers = list(PAPERS)
+    paper_ids = {p.name: f"paper-{p.key}" for p in papers}
+    cert = [s for s, _ in CERTIFICATION if s in groups]
+    known = {s for p in papers for s in p.stages} | {s for s, _ in CERTIFICATION}
+    others = [g for g in groups if g not in known]
     md = root / "results" / "summary.md"
     same = (f' The same table is in <a href="{href(md)}">results/summary.md</a>.'
             if md.is_file() else "")
+    nav = ([f'<a href="#{esc(paper_ids[p.name])}">{esc(p.name)}</a>' for p in papers]
+           + ['<a href="#certification">solver certification</a>' if cert else ""]
+           + [f'<a href="#{esc(g)}">{esc(g)}</a>' for g in others])
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            "<title>weaklabel: published vs reproduced</title>",
            f"<style>{_INDEX_CSS}</style>", "</head>", "<body>", "<main>",
            "<h1>weaklabel: published vs reproduced</h1>",
+           '<p class="note">The front page of the results: per paper, whether its claims hold '
+           "on our numbers, its published cells against ours, and its reports, tables and "
+           "figures (each with a provenance sidecar: stage, profile, parameters, commit, "
+           "input checksums).</p>",
+           "<nav>" + " ".join(n for n in nav if n) + "</nav>",
            "<h2>Does each paper replicate?</h2>",
            '<p class="note">From each stage\'s <code>results/&lt;stage&gt;/claims.csv</code>: '
            "the paper's claims, each tested on our numbers with a test and threshold declared "
@@ -608,18 +795,20 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
         stage = v["stage"] or "all parts"
         link = (f'<a href="#{esc(v["stage"])}">{esc(stage)}</a>' if v["stage"] in groups
                 else esc(stage))
+        name = (f'<a href="#{esc(paper_ids[v["paper"]])}">{esc(v["paper"])}</a>'
+                if v["paper"] in paper_ids else esc(v["paper"]))
         cls = esc(v["replication_class"])
-        out.append(f"<tr><td>{esc(v['paper']) if top else '〃'}</td><td>{link}</td>"
+        out.append(f"<tr><td>{name if top else '〃'}</td><td>{link}</td>"
                    + "".join(f"<td>{int(v[k])}</td>" for k in
                              ("total", "holds", "does_not_hold", "inconclusive", "not_tested"))
-                   + f'<td title="{esc(v["class_reason"])}">'
+                   + f'<td title="{esc(reason(v))}">'
                    + (f"<b>{cls}</b>" if top else cls) + "</td></tr>")
     out += ["</tbody>", "</table>",
-           "<h2>Published cells against ours</h2>",
-           f'<p class="note">{code(SUMMARY_NOTE)}{same}</p>',
-           "<table>", "<thead><tr>"
-           + "".join(f"<th>{esc(h)}</th>" for _, h in SUMMARY_COLUMNS) + "</tr></thead>",
-           "<tbody>"]
+            "<h2>Published cells against ours</h2>",
+            f'<p class="note">{code(SUMMARY_NOTE)}{same}</p>',
+            "<table>", "<thead><tr>"
+            + "".join(f"<th>{esc(h)}</th>" for _, h in SUMMARY_COLUMNS) + "</tr></thead>",
+            "<tbody>"]
     for r in rows:
         cells = []
         for k, _ in SUMMARY_COLUMNS:
@@ -629,41 +818,106 @@ def index_html(root: str | Path | None = None, rows: list[dict] | None = None,
         out.append("<tr>" + "".join(cells) + "</tr>")
     out += ["</tbody>", "</table>",
             f'<p class="note">Environment of the <code>dvc repro</code> that wrote this '
-            f"page: {esc(env)}.</p>",
-            "<nav>Papers: " + " ".join(f'<a href="#{esc(g)}">{esc(g)}</a>' for g in groups)
-            + "</nav>"]
-    labels = {"claims.csv": "the paper's claims, tested on our numbers",
-              "comparison.csv": "published vs reproduced, cell by cell",
-              "crosscheck.csv": "solver vs reference QP"}
-    for name, g in groups.items():
-        out += [f'<section class="paper" id="{esc(name)}">', f"<h2>{esc(name)}</h2>"]
-        for v in verdicts:
-            if v["stage"] == name:
-                out.append(f"<p>Claims: <b>{v['total']}</b>: {v['holds']} hold, "
-                           f"{v['does_not_hold']} do not hold, {v['inconclusive']} "
-                           f"inconclusive, {v['not_tested']} not tested "
-                           f"({esc(v['replication_class'])} for this part).</p>"
-                           if v["level"] == "stage" else
-                           f"<p>Claims: <b>{v['total']}</b>: {v['holds']} hold, "
-                           f"{v['does_not_hold']} do not hold, {v['inconclusive']} "
-                           f"inconclusive, {v['not_tested']} not tested; replication class: "
-                           f"<b>{esc(v['replication_class'])}</b>.</p>")
-        out.append("<ul>")
+            f"page: {esc(env)}.</p>"]
+
+    def counts(v: dict) -> str:
+        if not v["total"] and not v.get("ok", True):
+            return "No claims table in the common schema yet (the stage has to re-run)"
+        return (f"<b>{v['total']}</b> claims: {v['holds']} hold, {v['does_not_hold']} do not "
+                f"hold, {v['inconclusive']} inconclusive, {v['not_tested']} not tested")
+
+    def files(name: str, level: str = "h3") -> list[str]:
+        """A stage's report, tables, other CSVs and figures (with their sidecars)."""
+        g = groups.get(name)
+        if g is None:
+            return [f'<p class="note">No report, table or figure of <code>{esc(name)}</code> '
+                    "yet: the stage has not run.</p>"]
+        lines = ["<ul>"]
         for f in g["reports"]:
-            out.append(f'<li>executed notebook: <a href="{href(f)}">{esc(f.name)}</a></li>')
+            lines.append(f'<li>report: <a href="{href(f)}">{esc(f.name)}</a></li>')
         for f in g["tables"]:
-            out.append(f'<li>{labels[f.name]}: <a href="{href(f)}">'
-                       f"{esc(f.relative_to(root).as_posix())}</a></li>")
-        out.append("</ul>")
+            lines.append(f'<li>{_INDEX_TABLES[f.name]}: <a href="{href(f)}">'
+                         f"{esc(f.relative_to(root).as_posix())}</a></li>")
+        if g["csvs"]:
+            lines.append(f"<li>all tables of <code>results/{esc(name)}/</code>: "
+                         + ", ".join(f'<a href="{href(f)}">{esc(f.name)}</a>'
+                                     for f in g["csvs"]) + "</li>")
+        lines.append("</ul>")
         if g["figures"]:
-            out.append('<div class="thumbs">')
+            lines.append('<div class="thumbs">')
             for f in g["figures"]:
                 rel = f.relative_to(root / "figures").as_posix()
-                out.append(f'<figure><a href="{href(f)}"><img src="{href(f)}" width="240" '
-                           f'alt="{esc(rel)}" loading="lazy"></a>'
-                           f"<figcaption>{esc(rel)}</figcaption></figure>")
-            out.append("</div>")
+                extra = [f'<a href="{href(q)}">{label}</a>' for q, label in (
+                    (f.with_suffix(".pdf"), "pdf"), (f.with_suffix(".json"), "provenance"))
+                    if q.is_file()]
+                out_links = (" (" + ", ".join(extra) + ")") if extra else ""
+                lines.append(f'<figure><a href="{href(f)}"><img src="{href(f)}" width="240" '
+                             f'alt="{esc(rel)}" loading="lazy"></a>'
+                             f"<figcaption>{esc(rel)}{out_links}</figcaption></figure>")
+            lines.append("</div>")
+        return lines
+
+    by_stage = {v["stage"]: v for v in verdicts if v["stage"]}
+    by_paper = {v["paper"]: v for v in verdicts if v["level"] == "paper"}
+    for p in papers:
+        out += [f'<section class="paper" id="{esc(paper_ids[p.name])}">',
+                f"<h2>{esc(p.name)}: <i>{esc(p.title)}</i></h2>",
+                f'<p class="cite">{esc(p.authors)} ({p.year}). <i>{esc(p.title)}</i>. '
+                f"{esc(p.venue)}.</p>"]
+        v = by_paper.get(p.name)
+        if v is not None:
+            out.append(f'<p>Replication class: <b class="class">'
+                       f'{esc(v["replication_class"])}</b> ({esc(reason(v))}). '
+                       f"{counts(v)}.</p>")
+        out += ['<table class="cells">', "<thead><tr><th>part</th><th>claims: hold / do not "
+                "hold / inconclusive / not tested</th><th>class of the part</th>"
+                "<th>cells with a published number</th>"
+                + "".join(f"<th>{esc(h)}</th>" for _, h in _CELL_COLUMNS)
+                + "</tr></thead>", "<tbody>"]
+        for stage, part in p.parts:
+            sv = by_stage.get(stage)
+            cl = (f"{sv['holds']} / {sv['does_not_hold']} / {sv['inconclusive']} / "
+                  f"{sv['not_tested']}" if sv is not None and sv.get("ok", True) else
+                  f'<span title="{esc(reason(sv)) if sv else ""}">no claims table '
+                  "in the common schema yet</span>")
+            pcls = "–" if sv is None else esc(sv["replication_class"])
+            h = stage_cells(root, stage)
+            cells = ("".join("<td>–</td>" for _ in range(len(_CELL_COLUMNS) + 1))
+                     if h is None else f"<td>{h['cells']}</td>"
+                     + "".join(f"<td>{h[k]}</td>" for k, _ in _CELL_COLUMNS))
+            out.append(f'<tr><td><a href="#{esc(stage)}">{esc(stage)}</a>: {esc(part)}</td>'
+                       f"<td>{cl}</td><td>{pcls}</td>{cells}</tr>")
+        out += ["</tbody>", "</table>",
+                '<p class="note">Published cells by verdict (a table scored two ways counts '
+                "once, under the correct scoring); <i>trivially reached</i> counts the "
+                "matching or differing cells where the trivial predictor is also within "
+                "tolerance; what each verdict means: docs/causes.md.</p>"]
+        for stage, part in p.parts:
+            out += [f'<section class="part" id="{esc(stage)}">',
+                    f"<h3><code>{esc(stage)}</code>: {esc(part)}</h3>"]
+            if len(p.parts) > 1 and stage in by_stage:
+                out.append(f"<p>{counts(by_stage[stage])} "
+                           f"({esc(by_stage[stage]['replication_class'])} for this part).</p>")
+            out += files(stage) + ["</section>"]
         out.append("</section>")
+    if cert:
+        out += ['<section class="certification" id="certification">',
+                "<h2>Solver certification</h2>",
+                '<p class="note">Not a paper: a package solver against a cvxpy reference '
+                "on the same problem (relative objective gap, KKT violation).</p>"]
+        for stage, what in CERTIFICATION:
+            if stage in groups:
+                out += [f'<section class="part" id="{esc(stage)}">',
+                        f"<h3><code>{esc(stage)}</code>: {esc(what)}</h3>", *files(stage),
+                        "</section>"]
+        out.append("</section>")
+    for name in others:
+        out += [f'<section class="other" id="{esc(name)}">', f"<h2>{esc(name)}</h2>"]
+        for v in verdicts:
+            if v["stage"] == name:
+                out.append(f"<p>{counts(v)}; replication class: "
+                           f"<b>{esc(v['replication_class'])}</b>.</p>")
+        out += files(name) + ["</section>"]
     out += ["</main>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
 

@@ -1,4 +1,4 @@
-"""Matplotlib helpers shared by the notebooks: one style, atomic saving."""
+"""Matplotlib helpers shared by the notebooks: one style, atomic saving with provenance."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 import matplotlib
 
 from ._io import save_figure
+from .provenance import write_sidecar
 
 STYLE = {
     "figure.figsize": (6.4, 4.0),
@@ -65,6 +66,11 @@ def figure_path(paper: str, name: str, root: str | Path = "figures") -> Path:
 
 
 def save(fig, paper: str, name: str, root: str | Path = "figures",
-         formats=("png", "pdf")) -> list[Path]:
-    """Save ``fig`` as ``figures/<paper>/<name>.{png,pdf}`` atomically."""
-    return save_figure(fig, figure_path(paper, name, root), formats=formats)
+         formats=("png", "pdf"), inputs=()) -> list[Path]:
+    """Save ``fig`` as ``figures/<paper>/<name>.{png,pdf}`` atomically, with its provenance
+    sidecar ``<name>.json`` (:mod:`weaklabel.provenance`: stage, profile, parameters, commit,
+    sha256 of the stage's inputs and of ``inputs``, the result files it was drawn from).
+    Returns the figure files."""
+    paths = save_figure(fig, figure_path(paper, name, root), formats=formats)
+    write_sidecar(paths, paper, inputs=inputs)
+    return paths

@@ -223,7 +223,7 @@ def papers_block(root: Path) -> str:
     import pandas as pd
 
     from .claims import PAPER_STAGES, paper_verdicts
-    from .compare import headline
+    from .compare import headline, one_scoring
 
     verdicts = paper_verdicts(root)
     by_stage = {v["stage"]: v for v in verdicts if v["stage"]}
@@ -236,13 +236,9 @@ def papers_block(root: Path) -> str:
         comp = d / "comparison.csv"
         cells, apart = "not run yet", ""
         if comp.is_file():
-            c = pd.read_csv(comp)
             # a table scored two ways (the authors' and the correct scoring) counts once,
             # under the correct scoring
-            sc = c["artifact"].astype(str).str.extract(r"\((\w+) scoring\)$")[0]
-            if (sc == "correct").any():
-                c = c[sc == "correct"]
-            h = headline(c)
+            h = headline(one_scoring(pd.read_csv(comp)))
             cells = (f"{h['agree']} of {h['compared']}" if h["compared"]
                      else "none comparable")
             apart = ", ".join(f"{h[k]} {label}" for k, label in (

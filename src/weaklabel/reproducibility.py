@@ -12,7 +12,10 @@ text, cell by cell (CSV), value by value (JSON) or line by line (Markdown), with
 - ``reports/`` (executed notebooks and their HTML): their text carries timings, progress
   bars and plots of timings. Every number in them is read from ``results/``.
 - ``figures/``: several plot timings or memory (``scaling_time``, ``scaling_memory``,
-  ``fig1_per_pass``); the numbers behind each figure are in ``results/``.
+  ``fig1_per_pass``); the numbers behind each figure are in ``results/``. Each figure's
+  provenance sidecar (``<name>.json``, :mod:`weaklabel.provenance`) keeps what differs
+  between two runs of the same inputs (the git commit) in its ``run`` block, masked like
+  that of ``metrics.json``, so the sidecars compare equal under :func:`compare_json`.
 - ``benchmarks/``: not pipeline outputs, and entirely timings.
 
 ``python -m weaklabel.reproducibility verify [--profile smoke]`` (``make verify-repro``) runs
