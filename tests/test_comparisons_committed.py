@@ -56,3 +56,26 @@ def test_every_differing_cell_has_a_cause(path):
     ev = c["evidence"].fillna("").astype(str)
     assert all(len(e.split(";")) >= len(k.split(";")) for k, e in zip(cause[differs],
                                                                          ev[differs]))
+
+
+def test_wellsvm_comparison_replays_from_its_committed_csvs():
+    """The committed ``results/wellsvm/comparison.csv`` is what :func:`comparison` gives on
+    the committed raw CSVs: a CSV round trip must not move a rank or a verdict (ranks tie on
+    equal means, so ``raw.csv`` is written at full precision)."""
+    from weaklabel.experiments import wellsvm as E
+    from weaklabel.pipeline import load_params
+
+    res = REPO / "results" / "wellsvm"
+    name, changed = _stale_deps("results/wellsvm/comparison.csv")
+    if changed:
+        pytest.skip(f"stage {name} is out of date ({', '.join(changed)}): dvc repro {name}")
+    raw = pd.read_csv(res / "raw.csv")
+    comp = E.comparison(raw, E.config(load_params("wellsvm", "default", root=REPO)),
+                        pd.read_csv(res / "tables67_raw.csv"),
+                        sensitivity=pd.read_csv(res / "sensitivity.csv"))
+    old = pd.read_csv(res / "comparison.csv")
+    key = ["artifact", "row", "column"]
+    both = old[key + ["verdict"]].merge(comp[key + ["verdict"]], on=key, how="outer",
+                                        suffixes=("_committed", "_replayed"), indicator=True)
+    moved = both[(both._merge != "both") | (both.verdict_committed != both.verdict_replayed)]
+    assert moved.empty, moved.head(20).to_string()

@@ -800,9 +800,7 @@ def comparison(raw: pd.DataFrame, cfg: dict, rows67: pd.DataFrame | None = None,
         # every published cell of Tables 6-7 we do not reproduce stays a row of its own,
         # verdict not_run (not_published where the paper prints "-"), its reason the note
         miss = missing67(rows67)
-        t6 = miss.artifact.eq("Table 6")
-        why = dict(zip(zip(miss.artifact, miss["method"].where(t6, miss["data set"]),
-                           miss["data set"].where(t6, miss["method"]), strict=True),
+        why = dict(zip(zip(miss.artifact, miss.row, miss.column, strict=True),
                        miss.reason, strict=True))
         keys = list(zip(c67.artifact, c67.row, c67.column, strict=True))
         gap = c67.reproduced.isna().to_numpy()
@@ -1080,7 +1078,9 @@ def tables67(cfg: dict, *, executor=None, progress: bool = True) -> pd.DataFrame
 
 
 def missing67(rows67: pd.DataFrame) -> pd.DataFrame:
-    """The published cells of Tables 6-7 we do not reproduce, each with its reason."""
+    """The published cells of Tables 6-7 we do not reproduce, each with its reason; ``row``
+    and ``column`` are the published table's keys (Table 6: method x data set, Table 7:
+    data set x method), ``method`` and ``data set`` the same cell by name."""
     from ._wellsvm_tables67 import MISSING, missing_data
     from ._wellsvm_tables67 import reproduced_cells as cells67
 
@@ -1099,9 +1099,11 @@ def missing67(rows67: pd.DataFrame) -> pd.DataFrame:
         why = MISSING.get(method) or (gone.get(ds) if ds in gone and ds not in
                                       ("2moons", "coil20") else None)
         why = why or "not run in this profile (cost; the `large` profile runs every split)"
-        rows.append({"artifact": r.artifact, "method": method, "data set": ds,
-                     "published": r.value, "reason": why})
-    return pd.DataFrame(rows)
+        rows.append({"artifact": r.artifact, "row": r.row, "column": r.column,
+                     "method": method, "data set": ds, "published": r.value,
+                     "reason": why})
+    return pd.DataFrame(rows, columns=["artifact", "row", "column", "method", "data set",
+                                       "published", "reason"])
 
 
 def side_by_side67(rows67: pd.DataFrame) -> dict:
