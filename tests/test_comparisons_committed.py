@@ -58,6 +58,7 @@ def test_every_differing_cell_has_a_cause(path):
                                                                          ev[differs]))
 
 
+@pytest.mark.slow  # 22.6 s in a fresh-clone make test (it recomputes the whole comparison)
 def test_wellsvm_comparison_replays_from_its_committed_csvs():
     """The committed ``results/wellsvm/comparison.csv`` is what :func:`comparison` gives on
     the committed raw CSVs: a CSV round trip must not move a rank or a verdict (ranks tie on
