@@ -439,6 +439,11 @@ class SUDH(_KernelBasisSU):
     m = n: 200 MB for the basis alone at n = 5000). ``fit`` raises ``MemoryError`` naming
     the size and ``n_centers`` when the basis alone exceeds the memory available; set
     ``n_centers`` for large n.
+
+    Every solution is certified by its duality gap (:func:`weaklabel.solvers.su.sudh_fit`
+    solves a rescaled QP, well conditioned down to ``lam = 1e-7``, the smallest value of the
+    grid of Bao et al.): ``duality_gap_`` holds the relative gap, and ``fit`` warns
+    ``ConvergenceWarning`` naming ``lam`` when it exceeds 1e-6.
     """
 
     def __init__(self, prior=None, lam=2.0 ** -7, kernel="gaussian", sigma="scale", *,
@@ -460,8 +465,19 @@ class SUDH(_KernelBasisSU):
         from ..solvers.su import sudh_fit
         check_choice(self.solver, "solver", {"CLARABEL", "OSQP"})
         prior, lam, PsiS, PsiU = self._basis_fit(X, s)
-        self.coef_ = np.asarray(sudh_fit(PsiS, PsiU, prior, lam, solver=self.solver),
-                                dtype=np.float64)
+        with warnings.catch_warnings():  # re-issued below, at the caller's line
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            theta, info = sudh_fit(PsiS, PsiU, prior, lam, solver=self.solver,
+                                   full_output=True)
+        self.coef_ = np.asarray(theta, dtype=np.float64)
+        self.duality_gap_ = float(info["rel_gap"])
+        if self.duality_gap_ > info["tol"]:
+            other = "OSQP" if self.solver == "CLARABEL" else "CLARABEL"
+            warnings.warn(
+                f"SUDH: at lam={lam:g} the solution of solver={self.solver!r} is certified "
+                f"only to a relative duality gap of {self.duality_gap_:.3g} (above "
+                f"{info['tol']:g}); it may be suboptimal. Try solver={other!r} or a larger "
+                "lam.", ConvergenceWarning, stacklevel=2)
         self.intercept_ = float(self.coef_[-1])
         self._warn_if_one_class(PsiU @ self.coef_, _ONE_CLASS_HINT)
         return self
