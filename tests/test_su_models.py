@@ -4,6 +4,7 @@ scikit-learn checks that assume class labels are declared expected failures in
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -128,3 +129,11 @@ def test_sudh_at_the_smallest_lambda_is_certified_or_warns(monkeypatch):
         est.fit(X, s)
     assert est.duality_gap_ > 1e-6
     assert [w.filename for w in rec if w.category is ConvergenceWarning] == [__file__]
+
+
+def test_sudh_verbose_prints_its_solve(capsys):
+    X, s, _ = _su(n_pairs=20, n_u=40)
+    _fit(SUDH(prior=0.3, lam=0.01, kernel="linear", verbose=True), X, s)
+    assert re.search(r"SUDH: [12] QP solve\(s\) by CLARABEL", capsys.readouterr().out)
+    _fit(SUDH(prior=0.3, lam=0.01, kernel="linear"), X, s)
+    assert "SUDH" not in capsys.readouterr().out

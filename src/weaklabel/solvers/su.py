@@ -569,7 +569,9 @@ def sudh_fit(PsiS, PsiU, prior, lam, solver: str = "CLARABEL", *, solver_options
         theta, g, why_now = _sudh_qp(U, q, lam, s, solver, opts, verbose)
         if theta is None:
             why = why or why_now
-            s = 1.0 if s != 1.0 else max(1.0, 1.0 / lam)
+            # no solution to take the size from: the scale of an unbounded risk (quadratic
+            # term lam s = 1), or theta itself when that is the scale just tried
+            s = max(1.0, 1.0 / lam) if s != max(1.0, 1.0 / lam) else 1.0
             continue
         primal, dual = _sudh_gap(theta, g, U, q, lam)
         rel = max(primal - dual, 0.0) / max(1.0, abs(primal))
