@@ -1,10 +1,14 @@
 """SU learning (Bao et al. 2018; Shi et al. 2021): risks, SU-SL, SU-DH, CUU, class prior."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 
-from weaklabel.reference.su import sudh_reference, susl_reference
+import weaklabel.solvers.su as su_solvers
+from weaklabel.reference.su import sudh_certificate, sudh_reference, susl_reference
 from weaklabel.solvers.su import (
     SUDHSolverError,
     cuu,
@@ -129,7 +133,11 @@ def test_sudh_qp_matches_reference(prior, kind):
     ref = sudh_reference(PS, PU, prior, lam)
     obj = su_objective(theta, PS, PU, prior, lam, loss="double_hinge")
     assert rel_gap(obj, ref.objective) <= 1e-6
-    np.testing.assert_allclose(theta, ref.theta, atol=1e-4)
+    # the objective is lam-strongly convex: ||theta - theta*||^2 <= 2 (F(theta) - F*) / lam,
+    # and the certified gap bounds F(theta) - F* for each of the two solutions
+    bound = sum(np.sqrt(2.0 * sudh_certificate(t, PS, PU, prior, lam).gap / lam)
+                for t in (theta, ref.theta))
+    assert np.linalg.norm(theta - ref.theta) <= bound + 1e-12
     theta_osqp = sudh_fit(PS, PU, prior, lam, solver="OSQP")
     assert rel_gap(su_objective(theta_osqp, PS, PU, prior, lam, loss="double_hinge"),
                    ref.objective) <= 1e-6
@@ -140,6 +148,79 @@ def test_sudh_solver_failure_is_reported():
     PS, PU = _bases(0.7, "linear")
     with pytest.raises(SUDHSolverError, match="OSQP"):
         sudh_fit(PS, PU, 0.7, 0.05, solver="OSQP", solver_options={"max_iter": 1})
+
+
+# SU-DH at the smallest lambda of the grid of Bao et al.'s code ({1e-1, 1e-4, 1e-7}). The
+# QP in theta itself was ill conditioned there (||theta|| ~ 1/lam when the empirical risk is
+# unbounded below): on the two problems below it stopped 1.95e-2 and 1.9e-4 (relative) above
+# the optimum with status "optimal". They are the problems of _bases(prior, kind, seed).
+LAM_MIN = 1e-7
+HARD = [(0.3, "linear", 1), (0.7, "rbf", 0)]
+TOL = 1e-6  # the relative objective tolerance of test_sudh_qp_matches_reference
+
+
+def _unscaled(prior, PS, PU, lam):
+    """The QP as solved before the rescaling (s = 1: theta itself)."""
+    pi_s, pi_m, c = su_class_weights(prior)
+    q = c * (-pi_s * np.asarray(PS).mean(axis=0) + pi_m * np.asarray(PU).mean(axis=0))
+    theta, _, _ = su_solvers._sudh_qp(PU, q, lam, 1.0, "CLARABEL", {}, False)
+    return theta
+
+
+@pytest.mark.parametrize("prior, kind, seed", HARD)
+def test_sudh_certified_at_the_smallest_lambda(prior, kind, seed):
+    PS, PU = _bases(prior, kind, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        theta, info = sudh_fit(PS, PU, prior, LAM_MIN, full_output=True)
+    assert info["rel_gap"] <= TOL
+    # the independent certificate (closed form, no cvxpy): duality gap and stationarity
+    cert = sudh_certificate(theta, PS, PU, prior, LAM_MIN)
+    obj = su_objective(theta, PS, PU, prior, LAM_MIN, loss="double_hinge")
+    assert cert.primal == pytest.approx(obj, rel=1e-12)
+    assert cert.rel_gap <= TOL and cert.kkt_violation <= TOL
+    # and no worse than the cvxpy reference (which bounds the optimum from above)
+    ref = sudh_reference(PS, PU, prior, LAM_MIN)
+    assert obj <= ref.objective + TOL * max(1.0, abs(ref.objective))
+
+
+@pytest.mark.parametrize("prior, kind, seed", HARD)
+def test_sudh_certificate_rejects_the_unscaled_qp(prior, kind, seed):
+    """Must fire: the certificate and the reference both see the old solution's gap."""
+    PS, PU = _bases(prior, kind, seed)
+    theta = _unscaled(prior, PS, PU, LAM_MIN)
+    cert = sudh_certificate(theta, PS, PU, prior, LAM_MIN)
+    assert cert.rel_gap > TOL
+    ref = sudh_reference(PS, PU, prior, LAM_MIN)
+    obj = su_objective(theta, PS, PU, prior, LAM_MIN, loss="double_hinge")
+    assert obj > ref.objective + TOL * abs(ref.objective)
+
+
+def test_sudh_certificate_bounds_the_suboptimality():
+    """At lam = 0.05 (well conditioned): ~0 at the optimum; for a perturbed theta the gap is
+    at least the true excess over the reference optimum and the KKT violation is positive."""
+    prior, lam = 0.7, 0.05
+    PS, PU = _bases(prior, "rbf")
+    theta = sudh_fit(PS, PU, prior, lam)
+    ref = sudh_reference(PS, PU, prior, lam)
+    assert sudh_certificate(theta, PS, PU, prior, lam).rel_gap <= TOL
+    bad = theta + 0.05 * np.random.default_rng(0).standard_normal(theta.shape)
+    cert = sudh_certificate(bad, PS, PU, prior, lam)
+    excess = su_objective(bad, PS, PU, prior, lam, loss="double_hinge") - ref.objective
+    assert excess > 0 and cert.gap >= excess - 1e-8 and cert.kkt_violation > 1e-3
+
+
+def test_sudh_warns_naming_lam_when_not_certified():
+    """Must fire: a solver stopped early (tolerances 1e-1) returns an uncertified solution;
+    must not fire: the default tolerances at the same lambda."""
+    prior, kind, seed = HARD[0]
+    PS, PU = _bases(prior, kind, seed)
+    loose = {"tol_gap_abs": 1e-1, "tol_gap_rel": 1e-1, "tol_feas": 1e-1}
+    with pytest.warns(ConvergenceWarning, match=r"at lam=1e-07 .*relative duality gap"):
+        sudh_fit(PS, PU, prior, LAM_MIN, solver_options=loose)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        sudh_fit(PS, PU, prior, LAM_MIN)
 
 
 def test_susl_woodbury_branch_and_sparse_input():

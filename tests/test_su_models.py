@@ -4,13 +4,14 @@ scikit-learn checks that assume class labels are declared expected failures in
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from weaklabel.data.generators import twonorm
 from weaklabel.data.su import make_su_data
@@ -96,3 +97,43 @@ def test_verbose_and_linear_refused(capsys):
     assert "CUU" in capsys.readouterr().out
     with pytest.raises(ValueError, match="kernel='linear'"):
         _fit(clone(FAST[0]).set_params(kernel="linear"), X, s)
+
+
+def test_sudh_at_the_smallest_lambda_is_certified_or_warns(monkeypatch):
+    """SUDH at lam = 1e-7 (the smallest value of the grid of Bao et al.'s code) on the SU
+    problem of tests/test_su.py's first hard case: certified by its duality gap and no
+    warning. Must fire: with the QP solved in theta itself (s = 1, as before the rescaling)
+    the gap is 2e-2 and fit warns naming lam, at the caller's line."""
+    import weaklabel.solvers.su as S
+    from weaklabel.reference.su import sudh_certificate
+
+    rng = np.random.default_rng(1)  # su_sample(25, 50, 0.3, d=3, seed=1) of tests/test_su.py
+    y_pair = np.where(rng.random(25) < 0.09 / 0.58, 1.0, -1.0)
+    XS = rng.standard_normal((50, 3)) + 2.0 * np.repeat(y_pair, 2)[:, None]
+    y_u = np.where(rng.random(50) < 0.3, 1.0, -1.0)
+    XU = rng.standard_normal((50, 3)) + 2.0 * y_u[:, None]
+    X, s = np.vstack([XS, XU]), np.r_[np.ones(50), np.zeros(50)]
+    est = SUDH(prior=0.3, lam=1e-7, kernel="linear")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est.fit(X, s)
+    assert est.duality_gap_ <= 1e-6
+    ones = np.ones((len(X), 1))
+    cert = sudh_certificate(est.coef_, np.hstack([XS, ones[:50]]), np.hstack([XU, ones[50:]]),
+                            0.3, 1e-7)
+    assert cert.rel_gap <= 1e-6
+
+    qp = S._sudh_qp
+    monkeypatch.setattr(S, "_sudh_qp", lambda U, q, lam, sc, *a: qp(U, q, lam, 1.0, *a))
+    with pytest.warns(ConvergenceWarning, match=r"SUDH: at lam=1e-07 .*duality gap") as rec:
+        est.fit(X, s)
+    assert est.duality_gap_ > 1e-6
+    assert [w.filename for w in rec if w.category is ConvergenceWarning] == [__file__]
+
+
+def test_sudh_verbose_prints_its_solve(capsys):
+    X, s, _ = _su(n_pairs=20, n_u=40)
+    _fit(SUDH(prior=0.3, lam=0.01, kernel="linear", verbose=True), X, s)
+    assert re.search(r"SUDH: [12] QP solve\(s\) by CLARABEL", capsys.readouterr().out)
+    _fit(SUDH(prior=0.3, lam=0.01, kernel="linear"), X, s)
+    assert "SUDH" not in capsys.readouterr().out

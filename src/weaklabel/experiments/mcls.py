@@ -107,7 +107,8 @@ def config(params: dict | None = None) -> dict:
     """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` mcls).
 
     ``params`` may also hold ``profile``; any other key is an error (where the grid runs is
-    not a protocol setting: pass an executor mapping to :func:`run`).
+    not a protocol setting: pass an executor mapping to :func:`run`), and so is an unknown
+    data-set name (:func:`check_params`).
     """
     params = dict(params or {})
     unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
@@ -116,7 +117,7 @@ def config(params: dict | None = None) -> dict:
                          "'profile'.")
     cfg = dict(DEFAULTS)
     cfg.update(params)
-    check_tolerances(cfg["tolerances"])
+    check_params(cfg)  # data-set names and tolerances
     return cfg
 
 

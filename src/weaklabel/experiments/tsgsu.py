@@ -139,7 +139,8 @@ _RNG_TAG = {"select": 101, "trial": 0}
 
 def config(params: dict | None = None) -> dict:
     """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml``
-    section ``tsgsu`` for one profile); an unknown key is an error."""
+    section ``tsgsu`` for one profile); an unknown key is an error, and so is an unknown
+    data-set name (:func:`check_params`)."""
     params = dict(params or {})
     unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
     if unknown:
@@ -153,6 +154,7 @@ def config(params: dict | None = None) -> dict:
     bad = sorted(set(cfg["methods"]) - set(METHODS))
     if bad:
         raise ValueError(f"unknown method(s) {bad}; known: {list(METHODS)}.")
+    check_params(cfg)  # a misspelt data-set name is an error, not a row dropped
     return cfg
 
 

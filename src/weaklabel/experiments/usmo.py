@@ -119,13 +119,15 @@ def config(params: dict | None = None) -> dict:
     """The protocol's settings: :data:`DEFAULTS` overridden by ``params`` (the ``usmo``
     section of ``params.yaml`` for one profile, as :func:`weaklabel.pipeline.load_params`
     returns it; its ``profile`` key is kept). An unknown key is an error, so that a
-    misspelt parameter cannot be silently ignored."""
+    misspelt parameter cannot be silently ignored, and so is an unknown data-set name
+    (:func:`check_params`)."""
     params = dict(params or {})
     unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
     if unknown:
         raise ValueError(f"unknown usmo parameter(s) {unknown}; known: {sorted(DEFAULTS)}.")
     cfg = copy.deepcopy(DEFAULTS)
     cfg.update(params)
+    check_params(cfg)  # a misspelt data-set name is an error, not a set dropped from the grid
     return cfg
 
 

@@ -224,7 +224,8 @@ DEFAULTS = {
 
 def wellsvm_clustering_config(params: dict | None = None) -> dict:
     """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` section
-    ``wellsvm_clustering`` for one profile); an unknown key or value is a ``ValueError``."""
+    ``wellsvm_clustering`` for one profile); an unknown key or value is a ``ValueError``, and so is
+    an unknown data-set name (:func:`check_params`)."""
     params = dict(params or {})
     unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
     if unknown:
@@ -237,15 +238,13 @@ def wellsvm_clustering_config(params: dict | None = None) -> dict:
         else:
             cfg[k] = v
     cfg.pop("profile", None)
-    bad = sorted(set(cfg["datasets"]) - {d[0] for d in DATASETS})
-    if bad:
-        raise ValueError(f"unknown dataset(s) {bad}; known: {[d[0] for d in DATASETS]}.")
-    bad = sorted(set(cfg["methods"]) - set(CLUSTER_METHODS))
-    if bad:
-        raise ValueError(f"unknown method(s) {bad}; known: {list(CLUSTER_METHODS)}.")
     bad = sorted(set(cfg["table8_sets"]) - set(TABLE8_SETS))
     if bad:
         raise ValueError(f"unknown table8_sets {bad}; known: {list(TABLE8_SETS)}.")
+    check_params(cfg)  # a misspelt data-set name is an error, not a set dropped
+    bad = sorted(set(cfg["methods"]) - set(CLUSTER_METHODS))
+    if bad:
+        raise ValueError(f"unknown method(s) {bad}; known: {list(CLUSTER_METHODS)}.")
     for key in ("C_grid", "big_C_grid"):
         if not cfg[key] or any(float(c) <= 0 for c in cfg[key]):
             raise ValueError(f"{key} must be a non-empty list of positive costs, got "
@@ -324,7 +323,8 @@ def check_params(cfg: dict) -> None:
     is loaded): ``datasets`` name Table 11 sets of :data:`DATASETS`, ``table8_sets`` the
     Table 8 substitutes of :data:`TABLE8_SETS` (:func:`load_clustering_set`'s lookups).
     ``cfg``: the ``params.yaml`` section as :func:`weaklabel.pipeline.load_params` returns
-    it (the module has no ``config``), or :func:`wellsvm_clustering_config`'s output."""
+    it (the module has no ``config``), or :func:`wellsvm_clustering_config`'s output
+    (:func:`wellsvm_clustering_config` calls it)."""
     if "datasets" in cfg:
         check_names(cfg["datasets"], [d[0] for d in DATASETS], "datasets")
     if "table8_sets" in cfg:

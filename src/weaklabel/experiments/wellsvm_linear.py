@@ -179,7 +179,8 @@ DEFAULTS = {
 
 def wellsvm_linear_config(params: dict | None = None) -> dict:
     """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` section
-    ``wellsvm_linear`` for one profile); an unknown key or value is a ``ValueError``."""
+    ``wellsvm_linear`` for one profile); an unknown key or value is a ``ValueError``, and so is
+    an unknown data-set name (:func:`check_params`)."""
     params = dict(params or {})
     unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
     if unknown:
@@ -192,9 +193,7 @@ def wellsvm_linear_config(params: dict | None = None) -> dict:
         else:
             cfg[k] = v
     cfg.pop("profile", None)
-    bad = sorted(set(cfg["datasets"]) - set(LINEAR_SETS))
-    if bad:
-        raise ValueError(f"unknown dataset(s) {bad}; known: {list(LINEAR_SETS)}.")
+    check_params(cfg)  # a misspelt data-set name is an error, not a set dropped
     for key in ("n_reps", "cv_folds", "fig_labelled", "fig_reps", "n_subsamples",
                 "kmeans_runs", "max_outer", "svmlin_max_n"):
         if not isinstance(cfg[key], int) or cfg[key] < 1:
@@ -261,7 +260,8 @@ def check_params(cfg: dict) -> None:
     is generated): ``datasets`` and the keys of ``table5_n_points``, ``fig_n_points`` and
     ``cluster_n_points`` name substitutes of :data:`LINEAR_SETS` (:func:`load_linear_set`).
     ``cfg``: the ``params.yaml`` section as :func:`weaklabel.pipeline.load_params` returns
-    it (the module has no ``config``), or :func:`wellsvm_linear_config`'s output."""
+    it (the module has no ``config``), or :func:`wellsvm_linear_config`'s output
+    (:func:`wellsvm_linear_config` calls it)."""
     for key in ("datasets", "table5_n_points", "fig_n_points", "cluster_n_points"):
         if key in cfg:
             check_names(cfg[key], LINEAR_SETS, key)

@@ -166,7 +166,8 @@ DEFAULTS = {
 
 def wellsvm_mil_config(params: dict | None = None) -> dict:
     """Protocol settings: :data:`DEFAULTS` overridden by ``params`` (``params.yaml`` section
-    ``wellsvm_mil`` for one profile); an unknown key or value is a ``ValueError``."""
+    ``wellsvm_mil`` for one profile); an unknown key or value is a ``ValueError``, and so is
+    an unknown data-set name (:func:`check_params`)."""
     params = dict(params or {})
     unknown = sorted(set(params) - set(DEFAULTS) - {"profile"})
     if unknown:
@@ -179,10 +180,10 @@ def wellsvm_mil_config(params: dict | None = None) -> dict:
         else:
             cfg[k] = v
     cfg.pop("profile", None)
-    bad = sorted(set(cfg["concepts"]) - set(ROI_CONCEPTS))
-    if bad or not cfg["concepts"]:
+    check_params(cfg)  # a misspelt concept is an error, not a data set dropped
+    if not cfg["concepts"]:
         raise ValueError(f"concepts must be a non-empty subset of {list(ROI_CONCEPTS)}, got "
-                         f"unknown {bad}.")
+                         "none.")
     if "CkNN-ROI" in cfg["methods"]:
         raise ValueError("methods: CkNN-ROI (Zhou et al. 2005) is not implemented; remove it "
                          "(its Table 10 row is reported as not run).")
@@ -271,7 +272,7 @@ def check_params(cfg: dict) -> None:
     generated): ``concepts`` (one MIL data set each, the rows of Table 10) name concepts of
     :data:`ROI_CONCEPTS`. ``cfg``: the ``params.yaml`` section as
     :func:`weaklabel.pipeline.load_params` returns it (the module has no ``config``), or
-    :func:`wellsvm_mil_config`'s output."""
+    :func:`wellsvm_mil_config`'s output (:func:`wellsvm_mil_config` calls it)."""
     if "concepts" in cfg:
         check_names(cfg["concepts"], ROI_CONCEPTS, "concepts", what="concept")
 

@@ -432,18 +432,24 @@ class SUDH(_KernelBasisSU):
     QP of the unbiased SU risk (Eq. (7)) plus ``lam / 2 ||theta||^2``, solved by cvxpy.
 
     Same model and parameters as :class:`SUSL`, plus ``solver`` (``"CLARABEL"`` or
-    ``"OSQP"``). The QP has ``m + 1 + n_U`` variables and ``3 n_U`` constraints.
+    ``"OSQP"``) and ``verbose``. The QP has ``m + 1 + n_U`` variables and ``3 n_U`` constraints.
 
     Memory and time: the dense ``n x m`` basis (``8 n m`` bytes) and the QP's copies of it
     in cvxpy and the solver, several times more (with the default ``n_centers=None``,
     m = n: 200 MB for the basis alone at n = 5000). ``fit`` raises ``MemoryError`` naming
     the size and ``n_centers`` when the basis alone exceeds the memory available; set
     ``n_centers`` for large n.
+
+    Every solution is certified by its duality gap (:func:`weaklabel.solvers.su.sudh_fit`
+    solves a rescaled QP, well conditioned down to ``lam = 1e-7``, the smallest value of the
+    grid of Bao et al.): ``duality_gap_`` holds the relative gap, and ``fit`` warns
+    ``ConvergenceWarning`` naming ``lam`` when it exceeds 1e-6. ``verbose=True`` prints the
+    solver's own progress and a summary line.
     """
 
     def __init__(self, prior=None, lam=2.0 ** -7, kernel="gaussian", sigma="scale", *,
                  degree=2, scale=1.0, coef0=0.0, n_centers=None, solver="CLARABEL",
-                 random_state=None):
+                 random_state=None, verbose=False):
         self.prior = prior
         self.lam = lam
         self.kernel = kernel
@@ -454,14 +460,29 @@ class SUDH(_KernelBasisSU):
         self.n_centers = n_centers
         self.solver = solver
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, s):
         """Fit on ``(X, s)``; returns self."""
         from ..solvers.su import sudh_fit
         check_choice(self.solver, "solver", {"CLARABEL", "OSQP"})
         prior, lam, PsiS, PsiU = self._basis_fit(X, s)
-        self.coef_ = np.asarray(sudh_fit(PsiS, PsiU, prior, lam, solver=self.solver),
-                                dtype=np.float64)
+        with warnings.catch_warnings():  # re-issued below, at the caller's line
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            theta, info = sudh_fit(PsiS, PsiU, prior, lam, solver=self.solver,
+                                   verbose=bool(self.verbose), full_output=True)
+        if self.verbose:
+            print(f"SUDH: {info['solves']} QP solve(s) by {self.solver}, scale s = "
+                  f"{info['scale']:.3g}, relative duality gap {info['rel_gap']:.3g}")
+        self.coef_ = np.asarray(theta, dtype=np.float64)
+        self.duality_gap_ = float(info["rel_gap"])
+        if self.duality_gap_ > info["tol"]:
+            other = "OSQP" if self.solver == "CLARABEL" else "CLARABEL"
+            warnings.warn(
+                f"SUDH: at lam={lam:g} the solution of solver={self.solver!r} is certified "
+                f"only to a relative duality gap of {self.duality_gap_:.3g} (above "
+                f"{info['tol']:g}); it may be suboptimal. Try solver={other!r} or a larger "
+                "lam.", ConvergenceWarning, stacklevel=2)
         self.intercept_ = float(self.coef_[-1])
         self._warn_if_one_class(PsiU @ self.coef_, _ONE_CLASS_HINT)
         return self

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import numbers
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numba as nb
@@ -52,6 +53,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from .._validation import (
+    ConvergenceWarning,
     check_choice,
     check_int,
     check_matrix,
@@ -442,8 +444,55 @@ def susl_fit(PsiS, PsiU, prior, lam):
 
 
 # --------------------------------------------------------------------------- SU-DH
+def _h_minus(z):
+    """``l(z, -1) = max(0, z, (1 + z) / 2)`` of the double hinge."""
+    return np.maximum(np.maximum(0.0, z), 0.5 + 0.5 * z)
+
+
+def _sudh_gap(theta, g, U, q, lam):
+    """``(F(theta), D(g))``: the SU-DH objective ``lam/2 |theta|^2 + q'theta + mean h(U theta)``
+    and the dual objective ``-|q + U'g/n|^2 / (2 lam) + mean min(g, 1 - g)`` at ``g`` in
+    ``[0, 1]^n`` (``h(z) = max_{g in [0,1]} g z + min(g, 1 - g)``), a lower bound on
+    ``min F`` by weak duality."""
+    n = U.shape[0]
+    primal = float(0.5 * lam * theta @ theta + q @ theta + _h_minus(U @ theta).mean())
+    r = q + np.asarray(U.T @ g).ravel() / n
+    dual = float(-(r @ r) / (2.0 * lam) + np.minimum(g, 1.0 - g).mean())
+    return primal, dual
+
+
+def _sudh_qp(U, q, lam, s, solver, opts, verbose):
+    """The SU-DH QP in the variables ``phi = theta / s`` (and ``eta = xi / s``,
+    ``w = z / s``), its objective divided by ``s``; returns ``(theta, g)`` with ``g`` the dual
+    point read from the multipliers of the two hinge constraints."""
+    import cvxpy as cp
+
+    n_u, p = U.shape
+    phi = cp.Variable(p)
+    eta = cp.Variable(n_u)
+    # w = PsiU phi as a variable of its own: PsiU enters the conic problem once, not once
+    # per constraint that uses it (half the solver time on a dense 2000 x 500 basis)
+    w = cp.Variable(n_u)
+    c_lin = eta >= w
+    c_mid = eta >= 0.5 / s + 0.5 * w
+    cons = [w == U @ phi, eta >= 0, c_lin, c_mid]
+    prob = cp.Problem(cp.Minimize(0.5 * lam * s * cp.sum_squares(phi) + q @ phi
+                                  + cp.sum(eta) / n_u), cons)
+    try:
+        prob.solve(solver=solver, verbose=verbose, **opts)
+    except cp.error.SolverError as exc:
+        return None, None, f"failed: {exc}"
+    if prob.status != cp.OPTIMAL or phi.value is None:
+        return None, None, f"returned status {prob.status!r} (not optimal)"
+    theta = s * np.asarray(phi.value, dtype=np.float64)
+    # stationarity in eta: mu_0 + mu_lin + mu_mid = 1/n; g = n (mu_lin + mu_mid / 2)
+    g = n_u * (np.asarray(c_lin.dual_value, dtype=np.float64).ravel()
+               + 0.5 * np.asarray(c_mid.dual_value, dtype=np.float64).ravel())
+    return theta, np.clip(g, 0.0, 1.0), ""
+
+
 def sudh_fit(PsiS, PsiU, prior, lam, solver: str = "CLARABEL", *, solver_options=None,
-             verbose: bool = False):
+             verbose: bool = False, tol: float = 1e-6, full_output: bool = False):
     """SU-DH (Bao et al. 2018): double-hinge SU risk plus ``lam/2 ||theta||^2`` as a QP.
 
     With ``l(z, -1) = max(0, z, (1 + z)/2)`` and ``L_U(z) = l(z, -1) + pi_- c z``::
@@ -456,6 +505,22 @@ def sudh_fit(PsiS, PsiU, prior, lam, solver: str = "CLARABEL", *, solver_options
     ``l(f(x_i), -1)``, so the objective equals :func:`su_objective` with
     ``loss="double_hinge"``.
 
+    Scaling. The empirical SU risk is often unbounded below (it can be negative), and then
+    ``||theta||`` grows like ``1 / lam``: at ``lam = 1e-7`` (the smallest of the grid of Bao
+    et al.) the QP above has a quadratic term of ``1e-7`` against a solution of ``1e6`` to
+    ``1e7``, and interior-point solvers stop early or fail. The QP is therefore solved in
+    ``phi = theta / s`` (``xi``, ``z`` likewise, objective divided by ``s``)::
+
+        min  lam s/2 phi'phi + q'phi + mean(eta)   s.t.  eta >= 0, eta >= w,
+             eta >= 1/(2 s) + w/2,  w = PsiU phi,
+
+    first with ``s = max(1, lam^(-1/2))`` (between the scale of a bounded risk, ``s = 1``,
+    and that of an unbounded one, ``s = 1/lam``). Every solution is certified by the duality
+    gap ``F(theta) - D(g)`` (``D`` the dual objective at the solver's multipliers ``g``, a
+    lower bound on the optimum), relative to ``max(1, |F(theta)|)``; above ``tol`` the QP is
+    solved again with ``s = max(1, rms(theta))`` (the solution's own size) and the better
+    certified solution is kept.
+
     Parameters
     ----------
     PsiS, PsiU : arrays or sparse (n_s, p), (n_u, p)
@@ -465,46 +530,73 @@ def sudh_fit(PsiS, PsiU, prior, lam, solver: str = "CLARABEL", *, solver_options
     solver_options : dict, optional
         Passed to ``problem.solve``; OSQP defaults to ``eps_abs = eps_rel = 1e-9``,
         ``max_iter = 200000``, polishing on (``polishing`` in OSQP >= 1, ``polish`` before).
+    tol : float, default=1e-6
+        Relative duality gap accepted without a warning.
+    full_output : bool, default=False
+        Also return a dict with ``rel_gap`` (the certified relative duality gap), ``tol``,
+        ``scale`` (the ``s`` of the kept solution) and ``solves`` (QPs solved, 1 or 2).
 
     Returns
     -------
     theta : ndarray (p,)
+        (``(theta, info)`` when ``full_output``.)
 
     Raises
     ------
     SUDHSolverError
-        The solver failed or returned a status other than optimal.
-    """
-    import cvxpy as cp
+        The solver failed or returned a status other than optimal (at both scalings).
 
+    Warns
+    -----
+    ConvergenceWarning
+        The best solution's relative duality gap exceeds ``tol`` (the message names ``lam``
+        and the gap).
+    """
     pi_s, pi_m, c = su_class_weights(prior)
     lam = check_positive(lam, "lam")
+    tol = check_positive(tol, "tol")
     check_choice(solver, "solver", {"CLARABEL", "OSQP"})
     S, U = _check_psi(PsiS, PsiU)
-    n_u, p = U.shape
     q = c * (-pi_s * _col_mean(S) + pi_m * _col_mean(U))
-    theta = cp.Variable(p)
-    xi = cp.Variable(n_u)
-    # z = PsiU theta as a variable of its own: PsiU enters the conic problem once, not once
-    # per constraint that uses z (half the solver time on a dense 2000 x 500 basis)
-    z = cp.Variable(n_u)
-    cons = [z == U @ theta, xi >= 0, xi >= z, xi >= 0.5 + 0.5 * z]
-    prob = cp.Problem(cp.Minimize(0.5 * lam * cp.sum_squares(theta) + q @ theta
-                                  + cp.sum(xi) / n_u), cons)
     opts = dict(solver_options or {})
     if solver == "OSQP":
         opts = {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iter": 200000, _OSQP_POLISH: True,
                 **opts}
-    try:
-        prob.solve(solver=solver, verbose=verbose, **opts)
-    except cp.error.SolverError as exc:
-        raise SUDHSolverError(f"sudh_fit: solver {solver} failed: {exc}") from None
-    if prob.status != cp.OPTIMAL or theta.value is None:
+    best, why, scales = None, "", []
+    s = max(1.0, lam ** -0.5)
+    for _ in range(2):
+        scales.append(s)
+        theta, g, why_now = _sudh_qp(U, q, lam, s, solver, opts, verbose)
+        if theta is None:
+            why = why or why_now
+            # no solution to take the size from: the scale of an unbounded risk (quadratic
+            # term lam s = 1), or theta itself when that is the scale just tried
+            s = max(1.0, 1.0 / lam) if s != max(1.0, 1.0 / lam) else 1.0
+            continue
+        primal, dual = _sudh_gap(theta, g, U, q, lam)
+        rel = max(primal - dual, 0.0) / max(1.0, abs(primal))
+        if best is None or rel < best[1]:
+            best = (theta, rel, s)
+        if rel <= tol:
+            break
+        s = max(1.0, float(np.sqrt(np.mean(theta ** 2))))
+    if best is None:
+        other = "OSQP" if solver == "CLARABEL" else "CLARABEL"
         raise SUDHSolverError(
-            f"sudh_fit: solver {solver} returned status {prob.status!r} (not optimal); try "
-            f"solver={'OSQP' if solver == 'CLARABEL' else 'CLARABEL'!r}, a larger lam or "
-            "rescaled features.")
-    return np.asarray(theta.value, dtype=np.float64)
+            f"sudh_fit: solver {solver} {why} at lam={lam:g} (tried the scalings s = "
+            f"{', '.join(f'{v:.3g}' for v in scales)} of theta); try solver={other!r}, a "
+            "larger lam or rescaled features.")
+    theta, rel, s = best
+    if rel > tol:
+        other = "OSQP" if solver == "CLARABEL" else "CLARABEL"
+        warnings.warn(
+            f"sudh_fit: at lam={lam:g} the best solution found by {solver} is certified only "
+            f"to a relative duality gap of {rel:.3g} (above tol={tol:g}); it may be "
+            f"suboptimal. Try solver={other!r} or a larger lam.", ConvergenceWarning,
+            stacklevel=2)
+    if full_output:
+        return theta, {"rel_gap": rel, "tol": tol, "scale": s, "solves": len(scales)}
+    return theta
 
 
 # --------------------------------------------------------------------------- CUU
