@@ -410,7 +410,8 @@ def _cache_dtype(cache_dtype):
         dt = None if cache_dtype is None else np.dtype(cache_dtype)
     except TypeError:
         dt = None
-    if dt not in (np.dtype(np.float64), np.dtype(np.float32)) or isinstance(cache_dtype, bool):
+    if dt is None or isinstance(cache_dtype, bool) or dt not in (np.dtype(np.float64),
+                                                                 np.dtype(np.float32)):
         raise ValueError(f"cache_dtype must be 'float64' or 'float32', got {cache_dtype!r}.")
     return dt.type
 
