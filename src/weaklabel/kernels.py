@@ -312,6 +312,35 @@ def rc_swap(a, b, cs):
 
 
 @nb.njit(cache=True, nogil=True)
+def rc_swap_many(pairs, m, cs):
+    """:func:`rc_swap` for the exchanges ``pairs[:m]`` in order, each cached row visited once
+    (same result as one :func:`rc_swap` per pair, without walking the rows per pair)."""
+    if m == 0:
+        return
+    rows, length, prev, nxt, st = cs
+    lo = pairs[0, 0]
+    for q in range(1, m):
+        lo = min(lo, pairs[q, 0])
+    h = prev.shape[0] - 1
+    r = nxt[h]
+    while r != h:
+        L = length[r]
+        if L > lo:
+            row = rows[r]
+            for q in range(m):
+                a = pairs[q, 0]
+                b = pairs[q, 1]
+                if L > b:
+                    v = row[a]
+                    row[a] = row[b]
+                    row[b] = v
+                elif L > a:
+                    L = a
+            length[r] = L
+        r = nxt[r]
+
+
+@nb.njit(cache=True, nogil=True)
 def cache_get_row(i, R, C, code, params, cs):
     """Row ``k(R[i], C)`` of a row cache whose rows are whole (no swapped columns): from the
     cache, or computed into it (LRU eviction when the budget is full)."""

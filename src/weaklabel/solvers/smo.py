@@ -60,7 +60,7 @@ from ..kernels import (
     make_kernel_or_precomputed,
     rc_get,
     rc_new,
-    rc_swap,
+    rc_swap_many,
 )
 from ..kernels import _GET_MISSES as _ST_GET_MISSES
 from ..kernels import _GETS as _ST_GETS
@@ -159,12 +159,9 @@ def _q_row(i, need, X, sp, y, code, params, perm, cs):
 
 
 @nb.njit(cache=True, nogil=True)
-def _storage_swap(a, b, perm, pos, cs):
-    """Exchange the storage places ``a <= b`` of two variables, in ``perm``/``pos`` and in
-    every cached row (LIBSVM's ``swap_index``)."""
-    if a == b:
-        return
-    rc_swap(a, b, cs)
+def _storage_swap(a, b, perm, pos):
+    """Exchange the storage places ``a <= b`` of two variables in ``perm``/``pos`` (the cached
+    rows follow, by :func:`weaklabel.kernels.rc_swap_many`, LIBSVM's ``swap_index``)."""
     ka = perm[a]
     kb = perm[b]
     perm[a] = kb
@@ -277,6 +274,7 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, bud
     cs = rc_new(n, budget_values, block)
     perm = np.arange(n)
     pos = np.arange(n)
+    swaps = np.empty((n, 2), dtype=np.int64)
     QD = np.empty(n)
     for k in range(n):
         if code == PRECOMPUTED:
@@ -331,6 +329,7 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, bud
                     for k in range(n):
                         active[k] = k
                 t = 0
+                nsw = 0
                 while t < active_size:
                     if _be_shrunk(active[t], g1, g2, y, G, alpha, C):
                         active_size -= 1
@@ -338,9 +337,15 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, bud
                         active[t] = active[active_size]
                         active[active_size] = tmp
                         # storage follows: the active set keeps the first places
-                        _storage_swap(pos[tmp], active_size, perm, pos, cs)
+                        a_pl = pos[tmp]
+                        if a_pl != active_size:
+                            swaps[nsw, 0] = a_pl
+                            swaps[nsw, 1] = active_size
+                            nsw += 1
+                            _storage_swap(a_pl, active_size, perm, pos)
                     else:
                         t += 1
+                rc_swap_many(swaps, nsw, cs)
         i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params,
                             perm, pos, cs)
         if i < 0:
