@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def one_fit(variant: str, n: int, cache_mb, cache_dtype: str, seed: int) -> dict:
+    import importlib
     import resource
     import time
 
@@ -40,7 +41,8 @@ def one_fit(variant: str, n: int, cache_mb, cache_dtype: str, seed: int) -> dict
 
     from weaklabel.experiments.usmo import large_pool
     from weaklabel.kernels import make_kernel
-    from weaklabel.solvers import wellsvm as ws
+
+    ws = importlib.import_module("weaklabel.solvers.wellsvm")  # the module, not the function
 
     X, y, *_ = large_pool("libsvm-a9a", positive=1, seed=0)
     rng = np.random.default_rng(seed)
