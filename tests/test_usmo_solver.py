@@ -304,7 +304,7 @@ def test_cache_fill_all_equals_rows_on_demand(kernel):
     K = full.fill_all().copy()
     np.testing.assert_allclose(K, gram(X, kernel=kernel), rtol=1e-13, atol=1e-13)
     np.testing.assert_array_equal(K, K.T)  # exactly symmetric (BLAS path included)
-    assert full.misses == 40 and np.all(full.slot_of == np.arange(40))
+    assert full.misses == 40 and np.all(full.lengths == 40)
     np.testing.assert_array_equal(full.row(7), K[7])  # a hit, no recomputation
     assert full.misses == 40
     small = KernelRowCache(X, kernel=kernel, cache_mb=1e-6)

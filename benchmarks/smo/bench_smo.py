@@ -3,8 +3,15 @@
 Problem: the C-SVM dual on Adult (LIBSVM a9a, 123 binary features), n random rows, C = 1,
 linear and Gaussian (sigma = 1, i.e. gamma = 0.5) kernels, stopping tolerance 1e-3 for
 both SMO solvers (LIBSVM's default). LIBSVM is scikit-learn's ``SVC`` computing its own
-kernel rows (``cache_size=200`` MB, as our row cache), with and without shrinking; the
-reference is cvxpy + Clarabel on the dense dual (only up to ``--qp-max`` rows).
+kernel rows, with and without shrinking; the reference is cvxpy + Clarabel on the dense dual
+(only up to ``--qp-max`` rows). Both SMO solvers get the same cache size in MB
+(``--cache-mb``, default 200: our ``cache_mb``, scikit-learn's ``cache_size``); our rows
+are stored as ``--cache-dtype`` (float64 by default; LIBSVM stores float32).
+
+Kernel evaluations: ours are counted by the row cache (``smo_kernel_values``, with the rows
+computed, ``smo_rows``, and the rows evicted, ``smo_evictions``); scikit-learn's LIBSVM does
+not expose its count, so ``libsvm_kernel_values`` is left empty and only its iteration count
+(``SVC.n_iter_``) is recorded.
 
 Each timing is the best of at least three fits in one process, repeated until the fits of
 that solver have taken ``--min-seconds`` (default 1 s) in all (so a 20 ms problem is timed 50
@@ -70,33 +77,56 @@ def main(argv=None) -> int:
     ap.add_argument("--qp-max", type=int, default=2000)
     ap.add_argument("--lk-sizes", default="1000,2000")
     ap.add_argument("--min-seconds", type=float, default=1.0)
+    ap.add_argument("--cache-mb", type=float, default=200.0,
+                    help="cache size in MB for both SMO solvers (ours and LIBSVM)")
+    ap.add_argument("--cache-dtype", default="float64", choices=["float64", "float32"],
+                    help="storage of our cached rows")
+    ap.add_argument("--kernels", default="linear,gaussian")
+    ap.add_argument("--no-shrinking-runs", action="store_true",
+                    help="skip the timings without shrinking")
+    ap.add_argument("--out", default="results",
+                    help="file stem of the C-SVM results (default results -> results.csv)")
+    ap.add_argument("--no-label-kernel", action="store_true")
     args = ap.parse_args(argv)
+    mb, dt = args.cache_mb, args.cache_dtype
     global MIN_SECONDS
     MIN_SECONDS = args.min_seconds
     X, y, *_ = large_pool("libsvm-a9a", positive=1, seed=0)
     rng = np.random.default_rng(0)
     svc_dual(X[:20], np.where(np.arange(20) % 2, 1.0, -1.0))  # warm-up
     rows = []
-    for kname in ("linear", "gaussian"):
+    for kname in args.kernels.split(","):
         k = make_kernel(kname, sigma=1.0)
         sk = {"kernel": "linear"} if kname == "linear" else {"kernel": "rbf", "gamma": k.gamma}
         for n in [int(v) for v in args.sizes.split(",")]:
             idx = rng.choice(len(y), size=n, replace=False)
             Xn, yn = X[idx], y[idx]
-            t_ours, ours = best_of(lambda Xn=Xn, yn=yn, k=k: svc_dual(Xn, yn, 1.0, k, eps=1e-3))
-            t_noshr, _ = best_of(lambda Xn=Xn, yn=yn, k=k: svc_dual(Xn, yn, 1.0, k, eps=1e-3,
-                                                                    shrinking=False))
-            t_lib, _ = best_of(lambda Xn=Xn, yn=yn, sk=sk: SVC(C=1.0, tol=1e-3, cache_size=200,
-                                                               **sk).fit(Xn, yn))
-            t_lib_ns, _ = best_of(lambda Xn=Xn, yn=yn, sk=sk: SVC(C=1.0, tol=1e-3,
-                                                                  cache_size=200,
-                                                                  shrinking=False,
-                                                                  **sk).fit(Xn, yn))
-            row = {"kernel": kname, "n": n, "smo_s": t_ours, "smo_no_shrinking_s": t_noshr,
-                   "libsvm_s": t_lib, "libsvm_no_shrinking_s": t_lib_ns,
-                   "smo_iterations": ours.n_iter, "smo_rows": ours.kernel_rows_computed,
+            t_ours, ours = best_of(lambda Xn=Xn, yn=yn, k=k: svc_dual(
+                Xn, yn, 1.0, k, eps=1e-3, cache_mb=mb, cache_dtype=dt))
+            t_lib, lib = best_of(lambda Xn=Xn, yn=yn, sk=sk: SVC(C=1.0, tol=1e-3, cache_size=mb,
+                                                                 **sk).fit(Xn, yn))
+            row = {"kernel": kname, "n": n, "cache_mb": mb, "cache_dtype": dt, "smo_s": t_ours,
+                   "libsvm_s": t_lib, "smo_iterations": ours.n_iter,
+                   "libsvm_iterations": int(np.sum(lib.n_iter_)),
+                   "smo_rows": ours.kernel_rows_computed,
                    "smo_kernel_values": ours.info["kernel_values_computed"],
+                   "smo_evictions": ours.info["cache_evictions"],
+                   "libsvm_kernel_values": np.nan,  # not exposed by scikit-learn
                    "libsvm_over_smo": t_lib / t_ours}
+            if not args.no_shrinking_runs:
+                row["smo_no_shrinking_s"], _ = best_of(lambda Xn=Xn, yn=yn, k=k: svc_dual(
+                    Xn, yn, 1.0, k, eps=1e-3, shrinking=False, cache_mb=mb, cache_dtype=dt))
+                row["libsvm_no_shrinking_s"], _ = best_of(
+                    lambda Xn=Xn, yn=yn, sk=sk: SVC(C=1.0, tol=1e-3, cache_size=mb,
+                                                    shrinking=False, **sk).fit(Xn, yn))
+            # the same optimum: LIBSVM's dual objective against ours
+            a = np.zeros(n)
+            a[lib.support_] = np.abs(lib.dual_coef_.ravel())
+            Kx = None if n > 5000 else gram(Xn, kernel=k)
+            if Kx is not None:
+                Qa = yn * (Kx @ (a * yn))
+                lib_obj = 0.5 * a @ Qa - a.sum()
+                row["libsvm_rel_gap"] = abs(ours.objective - lib_obj) / max(1.0, abs(lib_obj))
             if n <= args.qp_max:
                 t0 = time.perf_counter()
                 ref = svm_dual_qp(gram(Xn, kernel=k), yn, 1.0)
@@ -106,19 +136,25 @@ def main(argv=None) -> int:
             rows.append(row)
             print(row, flush=True)
     df = pd.DataFrame(rows)
-    df.to_csv(HERE / "results.csv", index=False, float_format="%.6g")
+    df.to_csv(HERE / f"{args.out}.csv", index=False, float_format="%.6g")
+    threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS",
+                                                       "OPENBLAS_NUM_THREADS",
+                                                       "NUMBA_NUM_THREADS")}
     md = [f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}; best of at least 3 fits per solver (repeated until "
+          f"{platform.python_version()}; threads {threads}; cache {mb:g} MB for both "
+          f"(ours stored as {dt}); best of at least 3 fits per solver (repeated until "
           f"{args.min_seconds:g} s of fits), one process; load average at the end "
           f"{os.getloadavg()[0]:.2f}.", "",
           df.to_markdown(index=False, floatfmt=".4g")]
-    (HERE / "results.md").write_text("\n".join(md) + "\n")
+    (HERE / f"{args.out}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
-    label_kernel_case(X, y, rng, [int(v) for v in args.lk_sizes.split(",")], args.qp_max)
+    if not args.no_label_kernel:
+        label_kernel_case(X, y, rng, [int(v) for v in args.lk_sizes.split(",")], args.qp_max,
+                          mb)
     return 0
 
 
-def label_kernel_case(X, y, rng, sizes, qp_max):
+def label_kernel_case(X, y, rng, sizes, qp_max, cache_mb=200.0):
     k = make_kernel("gaussian", sigma=1.0)
     mu = np.array([0.7, 0.3])
     rows = []
@@ -132,9 +168,9 @@ def label_kernel_case(X, y, rng, sizes, qp_max):
             C = np.inf if problem == "simplex" else 1.0
             t_ours, ours = best_of(lambda Xn=Xn, Z=Z, kw=kw, C=C, problem=problem:
                                    label_kernel_dual(Xn, Z, mu, C, k, problem=problem,
-                                                     eps=1e-3, cache_mb=200.0, **kw))
+                                                     eps=1e-3, cache_mb=cache_mb, **kw))
             # the same call again on a cache that already holds K's rows (mu changed)
-            cache = KernelRowCache(Xn, kernel=k, cache_mb=200.0)
+            cache = KernelRowCache(Xn, kernel=k, cache_mb=cache_mb)
             label_kernel_dual(Xn, Z, mu[::-1], C, problem=problem, eps=1e-3, cache=cache,
                               **kw)
             t_warm, warm = best_of(lambda Xn=Xn, Z=Z, cache=cache, kw=kw, C=C, problem=problem:
@@ -148,7 +184,7 @@ def label_kernel_case(X, y, rng, sizes, qp_max):
             row["form_Q_s"] = time.perf_counter() - t0
             if problem == "simplex":
                 t_oc, oc = best_of(lambda Q=Q, n=n: OneClassSVM(kernel="precomputed", nu=1.0 / n,
-                                                           tol=1e-3, cache_size=200).fit(Q))
+                                                           tol=1e-3, cache_size=cache_mb).fit(Q))
                 a = np.zeros(n)
                 a[oc.support_] = oc.dual_coef_.ravel()
                 a /= a.sum()  # LIBSVM scales the one-class dual by nu n = 1

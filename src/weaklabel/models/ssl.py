@@ -31,7 +31,7 @@ from .._validation import (
     check_int,
     check_positive,
 )
-from ..kernels import gram
+from ..kernels import check_cache_mb, gram
 from ._base import (
     UNLABELLED,
     KernelParamsMixin,
@@ -63,6 +63,7 @@ class _SSLKernelSVM(KernelParamsMixin, SemiSupervisedClassifier):
     def _common(self):
         C1 = check_positive(self.C1, "C1")
         tol = check_positive(self.tol, "tol")
+        self._cache_mb = check_cache_mb(getattr(self, "cache_mb", None))
         return C1, tol
 
     def _check_scale(self, X, total_cost, tol):
@@ -118,7 +119,8 @@ class _SSLKernelSVM(KernelParamsMixin, SemiSupervisedClassifier):
         kw = {} if max_iter is None else {"max_iter": max_iter}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            res = svc_dual(X_l, y_l, C1, self.kernel_, eps=tol, **kw)
+            res = svc_dual(X_l, y_l, C1, self.kernel_, eps=tol,
+                           cache_mb=getattr(self, "_cache_mb", None), **kw)
         for w in caught:
             if issubclass(w.category, ConvergenceWarning):
                 cap = (f"max_iter={max_iter} updates" if max_iter is not None
@@ -161,6 +163,10 @@ class LabelledSVM(_SSLKernelSVM):
         Cap on SMO two-variable updates.
     verbose : bool, default=False
         Print a one-line summary of the fit.
+    cache_mb : float, "auto" or None, default=None
+        Kernel-row cache of the SMO solves, in MB; ``None``: all of the kernel matrix when
+        it needs at most 1024 MB, else 1024 MB (:func:`weaklabel.kernels.cache_budget`).
+        Changes the time, never the solution.
 
     Attributes
     ----------
@@ -186,7 +192,7 @@ class LabelledSVM(_SSLKernelSVM):
     """
 
     def __init__(self, kernel="linear", sigma="scale", *, degree=3, coef0=1.0, C1=1.0,
-                 tol=1e-3, max_iter=10_000_000, verbose=False):
+                 tol=1e-3, max_iter=10_000_000, verbose=False, cache_mb=None):
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
@@ -195,6 +201,7 @@ class LabelledSVM(_SSLKernelSVM):
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
+        self.cache_mb = cache_mb
 
     def fit(self, X, y):
         """Fit on the labelled rows of ``(X, y)`` (``y = -1`` marks unlabelled rows).
@@ -236,6 +243,10 @@ class TSVM(_SSLKernelSVM):
         Cap on SVM solves (one per cost level and one per label switch).
     verbose : bool, default=False
         One line per cost level.
+    cache_mb : float, "auto" or None, default=None
+        Kernel-row cache of the SMO solves, in MB; ``None``: all of the kernel matrix when
+        it needs at most 1024 MB, else 1024 MB (:func:`weaklabel.kernels.cache_budget`).
+        Changes the time, never the solution.
 
     Attributes
     ----------
@@ -263,7 +274,7 @@ class TSVM(_SSLKernelSVM):
     """
 
     def __init__(self, kernel="linear", sigma="scale", *, degree=3, coef0=1.0, C1=1.0,
-                 C2=0.1, tol=1e-3, max_iter=10_000, verbose=False):
+                 C2=0.1, tol=1e-3, max_iter=10_000, verbose=False, cache_mb=None):
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
@@ -273,6 +284,7 @@ class TSVM(_SSLKernelSVM):
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
+        self.cache_mb = cache_mb
 
     def fit(self, X, y):
         """Fit on ``(X, y)``, ``y`` in {0, 1} for labelled rows and -1 for unlabelled ones.
@@ -300,7 +312,7 @@ class TSVM(_SSLKernelSVM):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             res = tsvm(X_l, y_l, X_u, C=C1, C_star=C2, kernel=self.kernel_, eps=tol,
-                       max_iter=max_iter, verbose=self.verbose)
+                       max_iter=max_iter, verbose=self.verbose, cache_mb=self._cache_mb)
         if self._warn_inner(res, tol):
             pass
         elif any(issubclass(w.category, ConvergenceWarning) for w in caught):
@@ -339,6 +351,10 @@ class CCCPTSVM(_SSLKernelSVM):
         Cap on CCCP steps.
     verbose : bool, default=False
         One line per CCCP step.
+    cache_mb : float, "auto" or None, default=None
+        Kernel-row cache of the SMO solves, in MB; ``None``: all of the kernel matrix when
+        it needs at most 1024 MB, else 1024 MB (:func:`weaklabel.kernels.cache_budget`).
+        Changes the time, never the solution.
 
     Attributes
     ----------
@@ -371,7 +387,7 @@ class CCCPTSVM(_SSLKernelSVM):
     """
 
     def __init__(self, kernel="linear", sigma="scale", *, degree=3, coef0=1.0, C1=1.0,
-                 C2=0.1, s=-0.3, tol=1e-3, max_iter=50, verbose=False):
+                 C2=0.1, s=-0.3, tol=1e-3, max_iter=50, verbose=False, cache_mb=None):
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
@@ -382,6 +398,7 @@ class CCCPTSVM(_SSLKernelSVM):
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
+        self.cache_mb = cache_mb
 
     def fit(self, X, y):
         """Fit on ``(X, y)``, ``y`` in {0, 1} for labelled rows and -1 for unlabelled ones.
@@ -410,7 +427,8 @@ class CCCPTSVM(_SSLKernelSVM):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             res = cccp_tsvm(X_l, y_l, X_u, C=C1, C_star=C2, kernel=self.kernel_, s=self.s,
-                            eps=tol, max_iter=max_iter, verbose=self.verbose)
+                            eps=tol, max_iter=max_iter, verbose=self.verbose,
+                            cache_mb=self._cache_mb)
         if self._warn_inner(res, tol):
             pass
         elif any(issubclass(w.category, ConvergenceWarning) for w in caught):

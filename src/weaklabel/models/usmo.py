@@ -25,7 +25,7 @@ from .._validation import (
     check_int,
     check_positive,
 )
-from ..kernels import gram
+from ..kernels import check_cache_mb, gram
 from ._base import KernelParamsMixin, PUClassifier, check_kernel_scale, split_pu
 
 __all__ = ["DoubleHingePU", "RampPU"]
@@ -75,8 +75,12 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         USMO's stopping rule (``paper`` = Eq. (13) without the missing fourth condition).
     init : {"ocsvm", "trivial"}, default="ocsvm"
         USMO's initial point: the one-class-SVM ranking (Eqs. (17)-(18)) or uniform.
-    cache_mb : float, default=200.0
-        Kernel-row cache budget of USMO, in MB.
+    cache_mb : float, "auto" or None, default=200.0
+        Kernel-row cache budget of USMO, in MB; ``None``: all of ``K_UU`` when it needs at
+        most 1024 MB, else 1024 MB (:func:`weaklabel.kernels.cache_budget`). The default
+        stays 200 MB: whether the budget holds all of ``K_UU`` decides how the start is
+        computed (:func:`weaklabel.solvers.usmo.usmo`), so it is kept for the committed
+        results.
     max_iter : int, default=100_000
         Cap on USMO's passes over the data.
     qp_solver : str, default="CLARABEL"
@@ -158,6 +162,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         from ..solvers.usmo import usmo
 
         check_choice(self.solver, "solver", {"usmo", "qp", "init"})
+        check_cache_mb(self.cache_mb)
         prior = self._check_common()
         lam = check_positive(self.lam, "lam")
         tol = check_positive(self.tol, "tol")
@@ -314,8 +319,9 @@ class RampPU(KernelParamsMixin, PUClassifier):
     tol : float, default=1e-6
         SMO's stopping tolerance per step (margin units; ``solver="smo"``). CCCP itself
         stops at a fixed point of the linearisation pattern, not at a tolerance.
-    cache_mb : float, default=200.0
-        Kernel-row cache of the SMO step, in MB.
+    cache_mb : float, "auto" or None, default=200.0
+        Kernel-row cache of the SMO step, in MB; ``None``: all of the kernel matrix when it
+        needs at most 1024 MB, else 1024 MB. Changes the time, never the solution.
     qp_solver : str, default="CLARABEL"
         cvxpy solver of ``solver="qp"``.
     verbose : bool, default=False
@@ -380,6 +386,7 @@ class RampPU(KernelParamsMixin, PUClassifier):
     def fit(self, X, s):
         """Fit on ``X`` with the PU indicator ``s`` (1 = labelled positive, 0 = unlabelled)."""
         check_choice(self.solver, "solver", {"smo", "qp"})
+        check_cache_mb(self.cache_mb)
         prior = self._check_common()
         lam = check_positive(self.lam, "lam")
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)

@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 
 from .._validation import ConvergenceWarning, check_choice, check_int, check_positive
-from ..kernels import gram, make_kernel
+from ..kernels import check_cache_mb, gram, make_kernel
 from ..solvers.wellsvm import gamma_width, wellsvm
 from ._base import (
     UNLABELLED,
@@ -118,6 +118,11 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
     random_state : int, Generator or None, default=None
         Seeds the random initial labellings of the reference variant (the paper variant is
         deterministic).
+    cache_mb : float, "auto" or None, default=None
+        Kernel-row cache of the solver in MB, shared by the inner SVM solves and the full
+        ``K v`` scans of the label steps; ``None``: all of ``K`` when it needs at most
+        1024 MB, else 1024 MB (:func:`weaklabel.kernels.cache_budget`). Changes the time,
+        never the solution.
 
     Attributes
     ----------
@@ -172,7 +177,7 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
 
     def __init__(self, kernel="gaussian", sigma="scale", C1=1.0, C2=0.1, *, sigma_ratio=1.0,
                  degree=3, coef0=1.0, variant="paper", max_iter=None, tol=1e-3,
-                 verbose=False, random_state=None):
+                 verbose=False, random_state=None, cache_mb=None):
         self.kernel = kernel
         self.sigma = sigma
         self.C1 = C1
@@ -185,6 +190,7 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
         self.tol = tol
         self.verbose = verbose
         self.random_state = random_state
+        self.cache_mb = cache_mb
 
     def _resolve_sigma(self, *parts) -> float:
         if isinstance(self.sigma, str) and self.sigma == "gamma":
@@ -205,6 +211,7 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
         max_iter = None if self.max_iter is None else check_int(self.max_iter, "max_iter",
                                                                 minimum=1)
         tol = check_positive(self.tol, "tol", allow_zero=True)
+        check_cache_mb(self.cache_mb)
         return C1, C2, max_iter, tol
 
     def fit(self, X, y):
@@ -226,7 +233,7 @@ class WellSVM(KernelParamsMixin, SemiSupervisedClassifier):
             warnings.simplefilter("always")
             res = wellsvm(X, ys, C1, C2, k, variant=self.variant, eps=tol, thr=tol,
                           max_outer=max_iter, random_state=self.random_state,
-                          verbose=bool(self.verbose))
+                          verbose=bool(self.verbose), cache_mb=self.cache_mb)
         failed = reissue_wellsvm_warnings(caught, "WellSVM", max_iter)
         coef = res.coef
         self.result_ = res

@@ -24,7 +24,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import NotFittedError
 
 from .._validation import check_int, check_matrix, check_positive
-from ..kernels import gram, make_kernel
+from ..kernels import check_cache_mb, gram, make_kernel
 from ..solvers.mil import _real_bag
 from ..solvers.wellsvm import (
     clustering_beta,
@@ -112,6 +112,10 @@ class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
     verbose : bool, default=False
     random_state : int, Generator or None, default=None
         Seeds the random initial labellings.
+    cache_mb : float, "auto" or None, default=None
+        Kernel-row cache of the solver in MB (as :class:`~weaklabel.models.WellSVM`);
+        ``None``: all of ``K`` when it needs at most 1024 MB, else 1024 MB. Changes the
+        time, never the clustering.
 
     Attributes
     ----------
@@ -138,7 +142,7 @@ class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
 
     def __init__(self, kernel="gaussian", sigma="scale", C=1.0, *, beta=None,
                  beta_fraction=0.03, sigma_ratio=1.0, degree=3, coef0=1.0, n_init_draws=20,
-                 max_iter=50, tol=1e-3, verbose=False, random_state=None):
+                 max_iter=50, tol=1e-3, verbose=False, random_state=None, cache_mb=None):
         self.kernel = kernel
         self.sigma = sigma
         self.C = C
@@ -152,11 +156,13 @@ class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
         self.tol = tol
         self.verbose = verbose
         self.random_state = random_state
+        self.cache_mb = cache_mb
 
     def fit(self, X, y=None):
         """Cluster the rows of ``X`` (``y`` is ignored). Returns ``self``."""
         X = check_matrix(X, "X", min_rows=2)
         C = check_positive(self.C, "C")
+        check_cache_mb(self.cache_mb)
         tol = check_positive(self.tol, "tol", allow_zero=True)
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
         beta = (clustering_beta(X.shape[0], self.beta_fraction) if self.beta is None
@@ -167,7 +173,8 @@ class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
             warnings.simplefilter("always")
             r = wellsvm_clustering(X, C, k, beta, n_init_draws=self.n_init_draws,
                                    random_state=self.random_state, eps=tol, thr=tol,
-                                   max_outer=max_iter, verbose=bool(self.verbose))
+                                   max_outer=max_iter, verbose=bool(self.verbose),
+                                   cache_mb=self.cache_mb)
         failed = reissue_wellsvm_warnings(caught, "WellSVMClustering", max_iter)
         self.result_ = r
         self.labels_ = (r.assignment > 0).astype(np.int64)

@@ -70,10 +70,10 @@ from .._validation import (
     check_vector,
     warn_not_converged,
 )
-from ..kernels import gram, make_kernel
+from ..kernels import check_cache_mb, gram, make_kernel
 from .lapsvm import _GramSMO
 from .ramp import feasible_start
-from .smo import smo_decision_function, svc_dual
+from .smo import SMOResult, smo, smo_decision_function, svc_dual
 
 __all__ = ["CCCPStep", "CCCPTSVMResult", "cccp_step", "cccp_tsvm", "extended_kernel"]
 
@@ -223,8 +223,21 @@ def _ramp_objective(alpha, g, bias, y_ext, c, l, s):
     return 0.5 * float(alpha @ g) + float(c @ loss)
 
 
+class _CachedGramSMO(_GramSMO):
+    """:class:`~weaklabel.solvers.lapsvm._GramSMO` whose solves use a row cache of
+    ``cache_mb`` MB (``None``: the automatic size of :func:`weaklabel.kernels.cache_budget`)."""
+
+    def __init__(self, K, cache_mb=None):
+        super().__init__(K)
+        self.cache_mb = check_cache_mb(cache_mb)
+
+    def solve(self, y, C, *, p=None, alpha0=None, eps=1e-3, max_iter=None) -> SMOResult:
+        return smo(self.K, y, C, "precomputed", p=p, alpha0=alpha0, eps=eps,
+                   max_iter=max_iter, cache_mb=self.cache_mb)
+
+
 def cccp_tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", s=-0.3, rho0=None,
-              eps=1e-3, max_iter=50, verbose=False) -> CCCPTSVMResult:
+              eps=1e-3, max_iter=50, verbose=False, cache_mb=None) -> CCCPTSVMResult:
     """CCCP-TSVM of Collobert et al. (2006), Algorithm 2; see the module docstring.
 
     Parameters
@@ -246,6 +259,9 @@ def cccp_tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", s=-0.3, rho0
         Cap on CCCP steps.
     verbose : bool
         One line per step.
+    cache_mb : float, None or "auto"
+        Kernel-row cache of every SMO solve (:func:`weaklabel.solvers.smo.smo`); ``None``:
+        all of ``Q`` when it needs at most 1024 MB, else 1024 MB. Changes the time only.
 
     Warns
     -----
@@ -274,7 +290,7 @@ def cccp_tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", s=-0.3, rho0
     y_ext = np.r_[1.0, y_l, np.ones(u), -np.ones(u)]
     c = np.r_[np.full(l, C), np.full(2 * u, C_star)]
     # start: the C-SVM on the labelled points
-    s0 = svc_dual(X_l, y_l, C, k, eps=eps)
+    s0 = svc_dual(X_l, y_l, C, k, eps=eps, cache_mb=cache_mb)
     f_u = smo_decision_function(s0, X_l, y_l, X_u)
     alpha = np.zeros(1 + l + 2 * u)
     alpha[1:l + 1] = y_l * s0.alpha
@@ -283,7 +299,7 @@ def cccp_tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", s=-0.3, rho0
     objectives = [_ramp_objective(alpha, g0, -s0.rho, y_ext, c, l, s)]
     z = y_ext[1:] * f_ext[1:]
     beta = np.where((np.arange(l + 2 * u) >= l) & (z < s), c, 0.0)
-    solver = _GramSMO(K_ext)
+    solver = _CachedGramSMO(K_ext, cache_mb)
     converged = False
     smo_it = 0
     step = None

@@ -160,6 +160,12 @@ def ramp_step(X, y, C, d, lam, kernel="linear", *, v0=None, eps=1e-6, cache_mb=2
         Coefficients of the previous step (warm start).
     eps : float
         SMO's stopping tolerance (margin units).
+    cache_mb : float, None or "auto"
+        Kernel-row cache of the SMO solve in MB (:func:`weaklabel.solvers.smo.smo`;
+        ``None``: all of ``Q`` when it needs at most 1024 MB, else 1024 MB). Changes the
+        time, never the step.
+    max_iter : int, optional
+        Cap on SMO's updates.
     """
     k = make_kernel(kernel)
     X = np.ascontiguousarray(X, dtype=float)

@@ -44,6 +44,7 @@ from .._validation import (
     check_vector,
     warn_not_converged,
 )
+from ..kernels import _EVICTIONS as _ST_EVICTIONS
 from ..kernels import (
     _FM,
     GAUSSIAN,
@@ -51,11 +52,19 @@ from ..kernels import (
     PRECOMPUTED,
     Kernel,
     KernelRowCache,
-    cache_evict_lru,
+    _cache_dtype,
+    cache_budget,
     cache_get_row,
+    cache_scan_row,
     kernel_value,
     make_kernel_or_precomputed,
+    rc_get,
+    rc_new,
+    rc_swap_many,
 )
+from ..kernels import _GET_MISSES as _ST_GET_MISSES
+from ..kernels import _GETS as _ST_GETS
+from ..kernels import _VALUES as _ST_VALUES
 
 __all__ = ["SMOResult", "smo", "svc_dual", "smo_decision_function", "KernelRowCache",
            "label_kernel_dual", "label_kernel_quadratic", "label_kernel_decision_function",
@@ -76,9 +85,9 @@ def _status(a, c):
 
 
 @nb.njit(cache=True, nogil=True)
-def _fill_row(i, X, sp, y, code, params, cols, ncols, use_cols, row):
-    """``row[j] = y_i y_j k(x_i, x_j)`` where ``row[j]`` is NaN (not computed yet), for ``j``
-    in ``cols[:ncols]`` (``use_cols``) or ``0..ncols-1``; returns the number computed.
+def _fill_row(i, X, sp, y, code, params, perm, start, stop, row):
+    """``row[t] = y_i y_j k(x_i, x_j)`` with ``j = perm[t]`` for ``t`` in ``start..stop-1``
+    (the row's columns are in the cache's storage order ``perm``); returns the number computed.
 
     ``X`` holds dense rows, or is the Gram matrix (``code == PRECOMPUTED``), or, with
     ``sp[0]``, sparse rows (:func:`_fill_row_sparse`). The dense loop keeps the arithmetic
@@ -86,29 +95,24 @@ def _fill_row(i, X, sp, y, code, params, cols, ncols, use_cols, row):
     the USMO pipeline, are reproduced bit for bit.
     """
     if sp[0]:
-        return _fill_row_sparse(i, sp[1], sp[2], sp[3], sp[4], sp[5], y, code, params, cols,
-                                ncols, use_cols, row)
+        return _fill_row_sparse(i, sp[1], sp[2], sp[3], sp[4], sp[5], y, code, params, perm,
+                                start, stop, row)
     xi = X[i]
     yi = y[i]
-    m = 0
     if code == PRECOMPUTED:  # X is the Gram matrix: row i is X[i]
-        for t in range(ncols):
-            j = cols[t] if use_cols else t
-            if row[j] != row[j]:
-                row[j] = yi * y[j] * xi[j]
-                m += 1
-        return m
-    for t in range(ncols):
-        j = cols[t] if use_cols else t
-        if row[j] != row[j]:
-            row[j] = yi * y[j] * kernel_value(xi, X[j], code, params)
-            m += 1
-    return m
+        for t in range(start, stop):
+            j = perm[t]
+            row[t] = yi * y[j] * xi[j]
+        return stop - start
+    for t in range(start, stop):
+        j = perm[t]
+        row[t] = yi * y[j] * kernel_value(xi, X[j], code, params)
+    return stop - start
 
 
 @nb.njit(cache=True, nogil=True, fastmath=_FM)
-def _fill_row_sparse(i, indptr, indices, vals, sq, buf, y, code, params, cols, ncols,
-                     use_cols, row):
+def _fill_row_sparse(i, indptr, indices, vals, sq, buf, y, code, params, perm, start, stop,
+                     row):
     """:func:`_fill_row` on CSR rows (``indptr, indices, vals``; ``sq`` the squared norms,
     ``buf`` a zero buffer of length d): the dot products run over the non-zeros of ``x_j``
     only (as LIBSVM's ``Kernel::dot``) and the Gaussian kernel is
@@ -116,72 +120,58 @@ def _fill_row_sparse(i, indptr, indices, vals, sq, buf, y, code, params, cols, n
     rounding of the distance is clipped to 0). Fastmath flags of the kernel module
     (reassociation and contraction, not "no NaN")."""
     yi = y[i]
-    m = 0
     for u in range(indptr[i], indptr[i + 1]):
         buf[indices[u]] = vals[u]
     g = params[0]
     sqi = sq[i]
-    for t in range(ncols):
-        j = cols[t] if use_cols else t
-        if row[j] != row[j]:
-            dot = 0.0
-            for u in range(indptr[j], indptr[j + 1]):
-                dot += buf[indices[u]] * vals[u]
-            if code == LINEAR:
-                kv = dot
-            elif code == GAUSSIAN:
-                d2 = sqi + sq[j] - 2.0 * dot
-                kv = np.exp(-g * (d2 if d2 > 0.0 else 0.0))
-            else:
-                kv = (g * dot + params[1]) ** params[2]
-            row[j] = yi * y[j] * kv
-            m += 1
+    for t in range(start, stop):
+        j = perm[t]
+        dot = 0.0
+        for u in range(indptr[j], indptr[j + 1]):
+            dot += buf[indices[u]] * vals[u]
+        if code == LINEAR:
+            kv = dot
+        elif code == GAUSSIAN:
+            d2 = sqi + sq[j] - 2.0 * dot
+            kv = np.exp(-g * (d2 if d2 > 0.0 else 0.0))
+        else:
+            kv = (g * dot + params[1]) ** params[2]
+        row[t] = yi * y[j] * kv
     for u in range(indptr[i], indptr[i + 1]):
         buf[indices[u]] = 0.0
-    return m
+    return stop - start
 
 
 @nb.njit(cache=True, nogil=True)
-def _q_row(i, full, X, sp, y, code, params, active, active_size, data, slot_of, row_of, stamp,
-           s_full, s_gen, gen, clock):
-    """Slot holding row ``Q_i``: over all columns (``full``) or over the active ones.
+def _q_row(i, need, X, sp, y, code, params, perm, cs):
+    """Row ``Q_i`` over the first ``need`` columns of the storage order ``perm`` (the active
+    set is ``perm[:active_size]``; ``need = n`` for a whole row), from the row cache.
 
-    A slot keeps every value it has computed (a value not computed yet is NaN; kernel values
-    never are) until the slot is evicted. A row that holds the active set of generation
-    ``gen`` stays valid while the active set only shrinks; every reconstruction of the
-    gradient starts a new generation, and a row asked for again is then only *extended*
-    to the columns it lacks (LIBSVM's ``Cache::get_data`` does the same with its
-    ``len``). ``clock[0]`` counts uses, ``clock[1]`` rows (complete or extended) computed,
-    ``clock[2]`` kernel values computed.
+    The cache (:func:`weaklabel.kernels.rc_get`) keeps the values a row holds and only the
+    columns it lacks are computed (LIBSVM's ``Cache::get_data``). Values are a function of
+    ``(i, j)`` alone, so where they come from never changes the iterates.
     """
-    clock[0] += 1
-    s = slot_of[i]
-    if s >= 0 and (s_full[s] or (not full and s_gen[s] == gen)):
-        stamp[s] = clock[0]
-        return s
-    row = data[s] if s >= 0 else data[0]
-    if s < 0:
-        s = cache_evict_lru(slot_of, row_of, stamp)
-        row = data[s]
-        row[:] = np.nan
-    if full:
-        m = _fill_row(i, X, sp, y, code, params, active, X.shape[0], False, row)
-    else:
-        m = _fill_row(i, X, sp, y, code, params, active, active_size, True, row)
-    row_of[s] = i
-    slot_of[i] = s
-    s_full[s] = full
-    s_gen[s] = gen
-    stamp[s] = clock[0]
-    if m > 0:
-        clock[1] += 1
-        clock[2] += m
-    return s
+    start = rc_get(i, need, cs)
+    row = cs[0][i]
+    if start < need:
+        cs[4][_ST_VALUES] += _fill_row(i, X, sp, y, code, params, perm, start, need, row)
+    return row
 
 
 @nb.njit(cache=True, nogil=True)
-def _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params, data, slot_of,
-            row_of, stamp, s_full, s_gen, gen, clock):
+def _storage_swap(a, b, perm, pos):
+    """Exchange the storage places ``a <= b`` of two variables in ``perm``/``pos`` (the cached
+    rows follow, by :func:`weaklabel.kernels.rc_swap_many`, LIBSVM's ``swap_index``)."""
+    ka = perm[a]
+    kb = perm[b]
+    perm[a] = kb
+    perm[b] = ka
+    pos[kb] = a
+    pos[ka] = b
+
+
+@nb.njit(cache=True, nogil=True)
+def _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params, perm, pos, cs):
     """WSS2 (LIBSVM ``select_working_set``); returns ``(i, j, gap)``, ``i = -1`` if optimal."""
     gmax = -np.inf
     gmax2 = -np.inf
@@ -199,9 +189,7 @@ def _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params, d
     if imax < 0:
         return -1, -1, 0.0
     i = imax
-    si = _q_row(i, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
-                stamp, s_full, s_gen, gen, clock)
-    qi = data[si]
+    qi = _q_row(i, active_size, X, sp, y, code, params, perm, cs)
     jmin = -1
     obj_min = np.inf
     for t in range(active_size):
@@ -213,7 +201,7 @@ def _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params, d
                 if G[j] >= gmax2:
                     gmax2 = G[j]
                 if diff > 0.0:
-                    quad = QD[i] + QD[j] - 2.0 * y[i] * qi[j]
+                    quad = QD[i] + QD[j] - 2.0 * y[i] * qi[pos[j]]
                     o = -(diff * diff) / (quad if quad > 0.0 else _TAU)
                     if o <= obj_min:
                         jmin = j
@@ -223,7 +211,7 @@ def _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params, d
             if -G[j] >= gmax2:
                 gmax2 = -G[j]
             if diff > 0.0:
-                quad = QD[i] + QD[j] + 2.0 * y[i] * qi[j]
+                quad = QD[i] + QD[j] + 2.0 * y[i] * qi[pos[j]]
                 o = -(diff * diff) / (quad if quad > 0.0 else _TAU)
                 if o <= obj_min:
                     jmin = j
@@ -245,57 +233,48 @@ def _be_shrunk(k, gmax1, gmax2, y, G, alpha, C):
 
 
 @nb.njit(cache=True, nogil=True)
-def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, data,
-                 slot_of, row_of, stamp, s_full, s_gen, gen, clock, inactive_mark):
-    """Gradient of the shrunk variables from ``G_bar`` and the free active ones."""
+def _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, perm,
+                 cs):
+    """Gradient of the shrunk variables (storage places ``active_size..n-1``) from ``G_bar``
+    and the free active ones."""
     n = y.shape[0]
     if active_size == n:
         return
-    for k in range(n):
-        inactive_mark[k] = True
-    for t in range(active_size):
-        inactive_mark[active[t]] = False
-    for k in range(n):
-        if inactive_mark[k]:
-            G[k] = G_bar[k] + p[k]
+    for t in range(active_size, n):
+        k = perm[t]
+        G[k] = G_bar[k] + p[k]
     for t in range(active_size):
         i = active[t]
         if _status(alpha[i], C[i]) == _FREE:
-            s = _q_row(i, True, X, sp, y, code, params, active, active_size, data, slot_of,
-                       row_of, stamp, s_full, s_gen, gen, clock)
-            qi = data[s]
+            qi = _q_row(i, n, X, sp, y, code, params, perm, cs)
             ai = alpha[i]
-            for k in range(n):
-                if inactive_mark[k]:
-                    G[k] += ai * qi[k]
+            for u in range(active_size, n):
+                G[perm[u]] += ai * qi[u]
 
 
 @nb.njit(cache=True, nogil=True)
-def _update_gbar(v, c, a_old, a_new, G_bar, X, sp, y, code, params, active, active_size, data,
-                 slot_of, row_of, stamp, s_full, s_gen, gen, clock):
+def _update_gbar(v, c, a_old, a_new, G_bar, X, sp, y, code, params, perm, cs):
     was_up = a_old >= c
     if was_up == (a_new >= c):
         return
-    s = _q_row(v, True, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
-               stamp, s_full, s_gen, gen, clock)
-    qv = data[s]
+    n = G_bar.shape[0]
+    qv = _q_row(v, n, X, sp, y, code, params, perm, cs)
     sign = -c if was_up else c
-    for k in range(G_bar.shape[0]):
-        G_bar[k] += sign * qv[k]
+    for t in range(n):
+        G_bar[perm[t]] += sign * qv[t]
 
 
 @nb.njit(cache=True, nogil=True)
-def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_slots):
+def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, budget_values,
+              proto):
     n = X.shape[0]
-    data = np.empty((n_slots, n))
-    slot_of = -np.ones(n, dtype=np.int64)
-    row_of = -np.ones(n_slots, dtype=np.int64)
-    stamp = -np.ones(n_slots, dtype=np.int64)
-    s_full = np.zeros(n_slots, dtype=np.bool_)
-    s_gen = -np.ones(n_slots, dtype=np.int64)
-    clock = np.zeros(3, dtype=np.int64)
-    inactive_mark = np.zeros(n, dtype=np.bool_)
-    gen = 0
+    # the row cache: one block when the budget holds every row, else rows on demand; row
+    # values are in the storage order perm (pos its inverse), the active set first
+    block = np.empty((n if budget_values >= n * n else 0, n), dtype=proto.dtype)
+    cs = rc_new(n, budget_values, block)
+    perm = np.arange(n)
+    pos = np.arange(n)
+    swaps = np.empty((n, 2), dtype=np.int64)
     QD = np.empty(n)
     for k in range(n):
         if code == PRECOMPUTED:
@@ -309,15 +288,13 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_s
     G_bar = np.zeros(n)
     for i in range(n):
         if alpha[i] > 0.0:
-            s = _q_row(i, True, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
-                       stamp, s_full, s_gen, gen, clock)
-            qi = data[s]
+            qi = _q_row(i, n, X, sp, y, code, params, perm, cs)
             ai = alpha[i]
-            for k in range(n):
-                G[k] += ai * qi[k]
+            for t in range(n):
+                G[perm[t]] += ai * qi[t]
             if alpha[i] >= C[i]:
-                for k in range(n):
-                    G_bar[k] += C[i] * qi[k]
+                for t in range(n):
+                    G_bar[perm[t]] += C[i] * qi[t]
     it = 0
     counter = min(n, 1000) + 1
     unshrink = False
@@ -347,50 +324,51 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_s
                 if not unshrink and g1 + g2 <= eps * 10.0:
                     unshrink = True
                     _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code,
-                                 params, data, slot_of, row_of, stamp, s_full, s_gen, gen,
-                                 clock, inactive_mark)
+                                 params, perm, cs)
                     active_size = n
                     for k in range(n):
                         active[k] = k
-                    gen += 1
                 t = 0
+                nsw = 0
                 while t < active_size:
                     if _be_shrunk(active[t], g1, g2, y, G, alpha, C):
                         active_size -= 1
                         tmp = active[t]
                         active[t] = active[active_size]
                         active[active_size] = tmp
+                        # storage follows: the active set keeps the first places
+                        a_pl = pos[tmp]
+                        if a_pl != active_size:
+                            swaps[nsw, 0] = a_pl
+                            swaps[nsw, 1] = active_size
+                            nsw += 1
+                            _storage_swap(a_pl, active_size, perm, pos)
                     else:
                         t += 1
+                rc_swap_many(swaps, nsw, cs)
         i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params,
-                            data, slot_of, row_of, stamp, s_full, s_gen, gen, clock)
+                            perm, pos, cs)
         if i < 0:
             if active_size == n:
                 converged = True
                 break
             # optimal on the active set: rebuild the whole gradient, check everything
             _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params,
-                         data, slot_of, row_of, stamp, s_full, s_gen, gen, clock,
-                         inactive_mark)
+                         perm, cs)
             active_size = n
             for k in range(n):
                 active[k] = k
-            gen += 1
             i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code,
-                                params, data, slot_of, row_of, stamp, s_full, s_gen, gen,
-                                clock)
+                                params, perm, pos, cs)
             if i < 0:
                 converged = True
                 break
             counter = 1  # shrink again at the next iteration
         it += 1
         # ---- two-variable update (LIBSVM Solver::Solve)
-        si = _q_row(i, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
-                    stamp, s_full, s_gen, gen, clock)
-        sj = _q_row(j, False, X, sp, y, code, params, active, active_size, data, slot_of, row_of,
-                    stamp, s_full, s_gen, gen, clock)
-        qi = data[si]
-        qj = data[sj]
+        qi = _q_row(i, active_size, X, sp, y, code, params, perm, cs)
+        qj = _q_row(j, active_size, X, sp, y, code, params, perm, cs)
+        qij = qi[pos[j]]
         ci = C[i]
         cj = C[j]
         ai_old = alpha[i]
@@ -398,7 +376,7 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_s
         ai = ai_old
         aj = aj_old
         if y[i] != y[j]:
-            quad = QD[i] + QD[j] + 2.0 * qi[j]
+            quad = QD[i] + QD[j] + 2.0 * qij
             if quad <= 0.0:
                 quad = _TAU
             delta = (-G[i] - G[j]) / quad
@@ -420,7 +398,7 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_s
                 aj = cj
                 ai = cj + diff
         else:
-            quad = QD[i] + QD[j] - 2.0 * qi[j]
+            quad = QD[i] + QD[j] - 2.0 * qij
             if quad <= 0.0:
                 quad = _TAU
             delta = (G[i] - G[j]) / quad
@@ -446,22 +424,22 @@ def _smo_core(X, sp, y, p, C, alpha, code, params, eps, max_iter, shrinking, n_s
         dai = ai - ai_old
         daj = aj - aj_old
         for t in range(active_size):
-            k = active[t]
-            G[k] += qi[k] * dai + qj[k] * daj
+            k = perm[t]
+            G[k] += qi[t] * dai + qj[t] * daj
         # G_bar follows the variables that enter or leave their upper bound (full rows)
-        _update_gbar(i, ci, ai_old, ai, G_bar, X, sp, y, code, params, active, active_size, data,
-                     slot_of, row_of, stamp, s_full, s_gen, gen, clock)
-        _update_gbar(j, cj, aj_old, aj, G_bar, X, sp, y, code, params, active, active_size, data,
-                     slot_of, row_of, stamp, s_full, s_gen, gen, clock)
+        _update_gbar(i, ci, ai_old, ai, G_bar, X, sp, y, code, params, perm, cs)
+        _update_gbar(j, cj, aj_old, aj, G_bar, X, sp, y, code, params, perm, cs)
     if not converged:
-        _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, data,
-                     slot_of, row_of, stamp, s_full, s_gen, gen, clock, inactive_mark)
+        _reconstruct(y, p, G, G_bar, alpha, C, active, active_size, X, sp, code, params, perm,
+                     cs)
         active_size = n
         for k in range(n):
             active[k] = k
         i, j, gap = _select(y, G, alpha, C, QD, active, active_size, eps, X, sp, code, params,
-                            data, slot_of, row_of, stamp, s_full, s_gen, gen + 1, clock)
-    return G, it, converged, max(gap, 0.0), clock[1], clock[2]
+                            perm, pos, cs)
+    st = cs[4]
+    return G, it, converged, max(gap, 0.0), st[_ST_GET_MISSES], st[_ST_VALUES], \
+        st[_ST_EVICTIONS], st[_ST_GETS]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -514,11 +492,10 @@ def _decision(X, Xs, coef, rho, code, params):
 # Rows of Q are built from cached rows of K (a KernelRowCache, kept across calls while mu
 # and the label vectors change) and the label vectors; Q itself is never stored.
 @nb.njit(cache=True, nogil=True)
-def _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, cols, ncols,
+def _lk_row(i, R, code, params, cs, Z, mu, cols, ncols,
             out, coef):
     """``out[j] = K_ij M_ij`` for ``j`` in ``cols[:ncols]`` (without the diagonal ``d``)."""
-    s = cache_get_row(i, R, R, code, params, data, slot_of, row_of, stamp, clock)
-    krow = data[s]
+    krow = cache_get_row(i, R, R, code, params, cs)
     T = Z.shape[1]
     for t in range(T):
         coef[t] = mu[t] * Z[i, t]
@@ -537,7 +514,7 @@ def _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, cols
 
 
 @nb.njit(cache=True, nogil=True)
-def _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc, qdata,
+def _lk_qrow(i, R, code, params, cs, Z, mu, allc, qdata,
              qslot, qowner, qnext, coef):
     """Slot of ``qdata`` that holds the whole row ``K_i o M_i`` (without ``d``) of this call.
 
@@ -554,7 +531,7 @@ def _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, all
     o = qowner[s]
     if o >= 0:
         qslot[o] = -1
-    _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, allc,
+    _lk_row(i, R, code, params, cs, Z, mu, allc,
             allc.shape[0], qdata[s], coef)
     qslot[i] = s
     qowner[s] = i
@@ -562,7 +539,7 @@ def _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, all
 
 
 @nb.njit(cache=True, nogil=True)
-def _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
+def _lk_gradient(R, code, params, cs, Z, mu, d, p, alpha,
                  cols, ncols, G, qrow, coef, allc, qdata, qslot, qowner, qnext):
     """``G[j] = p_j + d_j a_j + sum_i a_i K_ij M_ij`` for ``j`` in ``cols[:ncols]``.
 
@@ -576,10 +553,10 @@ def _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
         ai = alpha[i]
         if ai != 0.0:
             if qslot[i] >= 0 or 2 * ncols >= n:
-                qr = qdata[_lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock,
+                qr = qdata[_lk_qrow(i, R, code, params, cs,
                                     Z, mu, allc, qdata, qslot, qowner, qnext, coef)]
             else:
-                _lk_row(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+                _lk_row(i, R, code, params, cs, Z, mu,
                         cols, ncols, qrow, coef)
                 qr = qrow
             for u in range(ncols):
@@ -617,7 +594,7 @@ def _box_violation(g, a, c):
 
 
 @nb.njit(cache=True, nogil=True)
-def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, C, alpha,
+def _lk_box_core(R, code, params, cs, Z, mu, d, C, alpha,
                  QD, eps, max_iter, allc, qdata, qslot, qowner, qnext, shrinking):
     """Greedy coordinate descent on ``min 1/2 a'Qa - 1'a, 0 <= a <= C`` (no equality).
 
@@ -636,7 +613,7 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
     coef = np.empty(Z.shape[1])
     active = np.arange(n)
     active_size = n
-    _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
+    _lk_gradient(R, code, params, cs, Z, mu, d, p, alpha,
                  active, n, G, qrow, coef, allc, qdata, qslot, qowner, qnext)
     inactive = np.zeros(n, dtype=np.int64)
     it = 0
@@ -686,7 +663,7 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
                 if mark[k]:
                     inactive[m] = k
                     m += 1
-            _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p,
+            _lk_gradient(R, code, params, cs, Z, mu, d, p,
                          alpha, inactive, m, G, qrow, coef, allc, qdata, qslot, qowner,
                          qnext)
             active_size = n
@@ -706,7 +683,7 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
             a_new = C[i]
         alpha[i] = a_new
         s = a_new - a_old
-        qr = qdata[_lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+        qr = qdata[_lk_qrow(i, R, code, params, cs, Z, mu,
                             allc, qdata, qslot, qowner, qnext, coef)]
         gi = G[i]
         for u in range(active_size):
@@ -736,7 +713,7 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
             if mark[k]:
                 inactive[m] = k
                 m += 1
-        _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p,
+        _lk_gradient(R, code, params, cs, Z, mu, d, p,
                      alpha, inactive, m, G, qrow, coef, allc, qdata, qslot, qowner,
                          qnext)
     viol = 0.0
@@ -748,7 +725,7 @@ def _lk_box_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d,
 
 
 @nb.njit(cache=True, nogil=True)
-def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, C,
+def _lk_simplex_core(R, code, params, cs, Z, mu, d, C,
                      alpha, QD, eps, max_iter, allc, qdata, qslot, qowner, qnext):
     """Pair SMO (WSS2 with every sign +1) on ``min 1/2 a'Qa, 1'a = 1, 0 <= a <= C``."""
     n = alpha.shape[0]
@@ -756,7 +733,7 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
     G = np.empty(n)
     qtmp = np.zeros(n)
     coef = np.empty(Z.shape[1])
-    _lk_gradient(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu, d, p, alpha,
+    _lk_gradient(R, code, params, cs, Z, mu, d, p, alpha,
                  allc, n, G, qtmp, coef, allc, qdata, qslot, qowner, qnext)
     it = 0
     gap = np.inf
@@ -772,7 +749,7 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
         gmax2 = -np.inf
         j = -1
         if i >= 0:
-            si = _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+            si = _lk_qrow(i, R, code, params, cs, Z, mu,
                           allc, qdata, qslot, qowner, qnext, coef)
             qi = qdata[si]
             qii = qi[i] + d[i]
@@ -804,10 +781,10 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
         if it >= max_iter:
             break
         it += 1
-        qj = qdata[_lk_qrow(j, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+        qj = qdata[_lk_qrow(j, R, code, params, cs, Z, mu,
                             allc, qdata, qslot, qowner, qnext, coef)]
         if qowner[si] != i:  # row i's slot was taken by row j (small caches): fetch it again
-            si = _lk_qrow(i, R, code, params, data, slot_of, row_of, stamp, clock, Z, mu,
+            si = _lk_qrow(i, R, code, params, cs, Z, mu,
                           allc, qdata, qslot, qowner, qnext, coef)
             qi = qdata[si]
         ci = C[i]
@@ -850,15 +827,16 @@ def _lk_simplex_core(R, code, params, data, slot_of, row_of, stamp, clock, Z, mu
 
 
 @nb.njit(cache=True, nogil=True)
-def _lk_quadratic(R, code, params, data, slot_of, row_of, stamp, clock, Z, alpha):
+def _lk_quadratic(R, code, params, cs, Z, alpha):
     """``out[t] = (a o z_t)' K (a o z_t)`` from the rows of the support (``a_i != 0``)."""
     n, T = Z.shape
     sv = np.flatnonzero(alpha != 0.0)
     out = np.zeros(T)
     acc = np.empty(T)
+    scratch = np.empty(n, dtype=cs[0][0].dtype)
     for u in range(sv.shape[0]):
         i = sv[u]
-        krow = data[cache_get_row(i, R, R, code, params, data, slot_of, row_of, stamp, clock)]
+        krow = cache_scan_row(i, R, code, params, cs, scratch)
         acc[:] = 0.0
         for w in range(sv.shape[0]):  # the sums over w of the t's side by side (same order)
             j = sv[w]
@@ -919,7 +897,7 @@ class SMOResult:
 
 
 def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinking=True,
-        cache_mb=200.0, max_iter=None, sparse_rows="auto") -> SMOResult:
+        cache_mb=None, max_iter=None, sparse_rows="auto", cache_dtype="float64") -> SMOResult:
     """Solve ``min 1/2 a'Qa + p'a, y'a = y'a0, 0 <= a <= C`` by SMO (LIBSVM's solver).
 
     Parameters
@@ -942,8 +920,12 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
         Stopping tolerance on ``m(a) - M(a)`` (LIBSVM's ``-e``, default 1e-3).
     shrinking : bool
         LIBSVM's shrinking heuristic (same solution, less work per iteration).
-    cache_mb : float
-        Budget of the kernel-row cache in MB (at least two rows are kept).
+    cache_mb : float, None or "auto"
+        Budget of the kernel-row cache in MB (at least two whole rows are kept). Default
+        ``None``: all of ``Q`` when it needs at most 1024 MB, else 1024 MB
+        (:func:`weaklabel.kernels.cache_budget`). Rows have the length of the active set
+        after shrinking (the active variables are kept first, LIBSVM's ``swap_index``) and
+        are extended when it grows again. The budget changes the time, never the iterates.
     max_iter : int, optional
         Cap on two-variable updates (default ``max(10_000_000, 100 n)``, as LIBSVM).
     sparse_rows : bool or "auto"
@@ -952,6 +934,11 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
         (default): when at most a fifth of ``X``'s entries are non-zero. Kernel values may
         differ from the dense ones by rounding (not on 0/1 data with the linear or the
         Gaussian kernel, where both are exact).
+    cache_dtype : {"float64", "float32"}
+        Storage of the cached rows of ``Q``. ``"float32"`` (LIBSVM's ``Qfloat``) holds twice
+        as many rows in the same budget; the iterates then use the rows rounded to float32
+        (the diagonal ``Q_ii`` stays float64), so the solution differs from the float64 one
+        within the tolerance. The default float64 reproduces earlier results bit for bit.
 
     Warns
     -----
@@ -976,15 +963,17 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
         if np.any(a < 0) or np.any(a > Cv):
             raise ValueError("alpha0 must satisfy 0 <= alpha0 <= C (a feasible start).")
     eps = check_positive(eps, "eps")
-    cache_mb = check_positive(cache_mb, "cache_mb")
+    dt = _cache_dtype(cache_dtype)
+    budget, budget_mb = cache_budget(cache_mb, n, n, dt)
     max_iter = max(10_000_000, 100 * n) if max_iter is None else check_int(
         max_iter, "max_iter", minimum=1)
-    n_slots = int(max(2, min(n, cache_mb * 2**20 // (8 * n))))
+    n_slots = int(min(n, budget // n))
     sp = _sparse_rows(X, k, sparse_rows)
     t0 = time.perf_counter()
     yv = np.ascontiguousarray(y, dtype=np.float64)
-    G, it, converged, gap, rows, values = _smo_core(X, sp, yv, pv, Cv, a, k.code, k.params, eps,
-                                                    max_iter, bool(shrinking), n_slots)
+    G, it, converged, gap, rows, values, evictions, gets = _smo_core(
+        X, sp, yv, pv, Cv, a, k.code, k.params, eps, max_iter, bool(shrinking), budget,
+        np.empty(0, dtype=dt))
     seconds = time.perf_counter() - t0
     if not converged:
         warn_not_converged("smo", max_iter, gap, tol_param="eps")
@@ -994,6 +983,8 @@ def smo(X, y, C=1.0, kernel="linear", *, p=None, alpha0=None, eps=1e-3, shrinkin
                      kernel_rows_computed=int(rows), seconds=seconds,
                      info={"kernel": k, "shrinking": bool(shrinking), "eps": eps,
                            "cache_slots": n_slots, "kernel_values_computed": int(values),
+                           "cache_mb": budget_mb, "cache_dtype": np.dtype(dt).name,
+                           "cache_requests": int(gets), "cache_evictions": int(evictions),
                            "sparse_rows": bool(sp[0])})
 
 
@@ -1073,12 +1064,12 @@ def _label_matrix(labels, n=None, name="labels"):
     return np.ascontiguousarray(L.T)
 
 
-def _resolve_cache(X, kernel, cache, cache_mb) -> KernelRowCache:
+def _resolve_cache(X, kernel, cache, cache_mb, cache_dtype="float64") -> KernelRowCache:
     """The row cache of ``K = k(X, X)``: the given one (checked against ``X``) or a new one."""
     if cache is None:
         k = make_kernel_or_precomputed(kernel)
         X = _check_points(X, k)
-        return KernelRowCache(X, kernel=k, cache_mb=check_positive(cache_mb, "cache_mb"))
+        return KernelRowCache(X, kernel=k, cache_mb=cache_mb, cache_dtype=cache_dtype)
     if not isinstance(cache, KernelRowCache):
         raise TypeError(f"cache must be a KernelRowCache, got {type(cache).__name__}.")
     if cache.C is not cache.R:
@@ -1096,8 +1087,8 @@ def _resolve_cache(X, kernel, cache, cache_mb) -> KernelRowCache:
 
 
 def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", diag=None,
-                      alpha0=None, eps=1e-3, shrinking=True, cache=None, cache_mb=200.0,
-                      max_iter=None, row_cache_mb=64.0) -> SMOResult:
+                      alpha0=None, eps=1e-3, shrinking=True, cache=None, cache_mb=None,
+                      max_iter=None, row_cache_mb=64.0, cache_dtype="float64") -> SMOResult:
     """SVM dual on a label kernel ``Q = K o M + diag(d)``, ``M = sum_t mu_t z_t z_t'``.
 
     The inner problems of WellSVM (Li, Tsang, Kwok and Zhou, JMLR 2013): with the label
@@ -1147,14 +1138,17 @@ def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", d
         aside and checked again at the end); the ``simplex`` solver does not shrink.
     cache : KernelRowCache, optional
         Row cache of ``K = k(X, X)``; default a new one of ``cache_mb`` MB.
-    cache_mb : float
-        Budget of a new cache (ignored when ``cache`` is given).
+    cache_mb : float, None or "auto"
+        Budget of a new cache in MB (ignored when ``cache`` is given); default ``None``: all
+        of ``K`` when it needs at most 1024 MB, else 1024 MB.
     max_iter : int, optional
         Cap on updates (default ``max(10_000_000, 100 n)``).
     row_cache_mb : float
         Budget of the cache of ``Q``'s rows that lives for this call (``Q`` changes with
         ``mu``; at least 3 rows are kept whatever the budget). Rows are computed once per
         call instead of at every update, at ``O(n T)`` each; the iterates do not change.
+    cache_dtype : {"float64", "float32"}
+        Storage of the rows of a new cache (ignored when ``cache`` is given).
 
     Returns
     -------
@@ -1165,7 +1159,7 @@ def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", d
         call; ``info`` holds ``problem``, ``kernel``, ``eps``, ``shrinking`` and ``cache``.
     """
     check_choice(problem, "problem", {"box", "simplex"})
-    cache = _resolve_cache(X, kernel if cache is None else None, cache, cache_mb)
+    cache = _resolve_cache(X, kernel if cache is None else None, cache, cache_mb, cache_dtype)
     n = cache.R.shape[0]
     if n < 1:
         raise ValueError("X must have at least one row.")
@@ -1227,9 +1221,8 @@ def label_kernel_dual(X, labels, mu, C=1.0, kernel="linear", *, problem="box", d
             if rest <= 0.0:
                 break
     rows0 = cache.misses
-    args = (cache.R, k.code, k.params, cache.data, cache.slot_of, cache.row_of, cache.stamp,
-            cache.clock, Z, np.ascontiguousarray(muv), d, Cv, a, QD, eps, max_iter,
-            *_lk_row_cache(n, row_cache_mb))
+    args = (cache.R, k.code, k.params, cache.state, Z, np.ascontiguousarray(muv), d, Cv, a,
+            QD, eps, max_iter, *_lk_row_cache(n, row_cache_mb))
     t0 = time.perf_counter()
     if problem == "box":
         G, it, converged, viol = _lk_box_core(*args, bool(shrinking))
@@ -1263,19 +1256,18 @@ def label_kernel_quadratic(cache: KernelRowCache, labels, alpha) -> np.ndarray:
     Z = _label_matrix(labels, n)
     a = check_vector(alpha, "alpha", n=n)
     k = cache.kernel
-    return _lk_quadratic(cache.R, k.code, k.params, cache.data, cache.slot_of, cache.row_of,
-                         cache.stamp, cache.clock, Z, a)
+    return _lk_quadratic(cache.R, k.code, k.params, cache.state, Z, a)
 
 
 @nb.njit(cache=True, nogil=True)
-def _cache_matvec(v, R, code, params, data, slot_of, row_of, stamp, clock):
+def _cache_matvec(v, R, code, params, cs):
     n = v.shape[0]
     out = np.zeros(n)
+    scratch = np.empty(n, dtype=cs[0][0].dtype)
     for i in range(n):
         vi = v[i]
         if vi != 0.0:
-            row = data[cache_get_row(i, R, R, code, params, data, slot_of, row_of, stamp,
-                                     clock)]
+            row = cache_scan_row(i, R, code, params, cs, scratch)
             for j in range(n):
                 out[j] += row[j] * vi
     return out
@@ -1286,13 +1278,16 @@ def cache_matvec(cache: KernelRowCache, v) -> np.ndarray:
 
     The sums of ``KernelRowCache.matvec`` in the same order (bit for bit the same result),
     as one contiguous loop per row: WellSVM's label ascents call it hundreds of times per
-    fit on internal, finite vectors, so the per-call checks of ``matvec`` are left out.
+    fit on internal, finite vectors, so the per-call checks of ``matvec`` are left out. A full
+    scan: cached rows are read without being refreshed, missing rows are stored only where the
+    budget has room, else computed into a scratch row (:func:`weaklabel.kernels.cache_scan_row`);
+    nothing is evicted.
     """
     if cache.C is not cache.R:
         raise ValueError("cache_matvec needs a square kernel matrix (a cache built without C).")
     k = cache.kernel
     return _cache_matvec(np.ascontiguousarray(v, dtype=np.float64), cache.R, k.code, k.params,
-                         cache.data, cache.slot_of, cache.row_of, cache.stamp, cache.clock)
+                         cache.state)
 
 
 def label_kernel_decision_function(result: SMOResult, labels, mu, X_train, X,

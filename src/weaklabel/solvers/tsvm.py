@@ -51,7 +51,7 @@ from .._validation import (
     check_positive,
     warn_not_converged,
 )
-from ..kernels import gram, make_kernel
+from ..kernels import check_cache_mb, gram, make_kernel
 from .smo import smo, smo_decision_function, svc_dual
 
 __all__ = ["TSVMResult", "tsvm", "balanced_labels"]
@@ -123,7 +123,7 @@ def _margins(res, y):
 
 
 def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_start=1e-5,
-         eps=1e-3, max_iter=10_000, gram_mb=256.0, verbose=False) -> TSVMResult:
+         eps=1e-3, max_iter=10_000, gram_mb=256.0, verbose=False, cache_mb=None) -> TSVMResult:
     """Joachims' (1999) transductive SVM; see the module docstring.
 
     Parameters
@@ -149,6 +149,9 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
         solves; above it, each solve computes its kernel rows (0: always).
     verbose : bool
         One line per cost level.
+    cache_mb : float, None or "auto"
+        Kernel-row cache of every SMO solve (:func:`weaklabel.solvers.smo.smo`); ``None``:
+        all of ``Q`` when it needs at most 1024 MB, else 1024 MB. Changes the time only.
 
     Warns
     -----
@@ -163,6 +166,7 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
     c_start = check_positive(c_start, "c_start")
     max_iter = check_int(max_iter, "max_iter", minimum=1)
     gram_mb = check_positive(gram_mb, "gram_mb", allow_zero=True)
+    cache_mb = check_cache_mb(cache_mb)
     k = make_kernel(kernel)
     l, u = X_l.shape[0], X_u.shape[0]
     n_pos = n_positives(y_l, u) if n_pos is None else check_int(n_pos, "n_pos")
@@ -170,7 +174,7 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
         raise ValueError(f"n_pos must be <= the number of unlabelled points {u}, got {n_pos}.")
     t0 = time.perf_counter()
     # 1. labelled-only SVM, balanced initial labels
-    s0 = svc_dual(X_l, y_l, C, k, eps=eps)
+    s0 = svc_dual(X_l, y_l, C, k, eps=eps, cache_mb=cache_mb)
     yu = balanced_labels(smo_decision_function(s0, X_l, y_l, X_u), n_pos)
     X = np.vstack([X_l, X_u])
     y = np.r_[y_l, yu]
@@ -190,7 +194,7 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
     tol = 1e-9
     while not smo_failed:
         Cv = np.r_[np.full(l, C), np.where(yu > 0, cp, cm)]
-        res = smo(Xs, y, Cv, ks, alpha0=np.minimum(alpha, Cv), eps=eps)
+        res = smo(Xs, y, Cv, ks, alpha0=np.minimum(alpha, Cv), eps=eps, cache_mb=cache_mb)
         n_iter += 1
         smo_it += res.n_iter
         alpha = res.alpha
@@ -216,7 +220,7 @@ def tsvm(X_l, y_l, X_u, *, C=1.0, C_star=0.1, kernel="linear", n_pos=None, c_sta
             alpha[l + m], alpha[l + j] = alpha[l + j], alpha[l + m]
             n_switches += 1
             Cv = np.r_[np.full(l, C), np.where(yu > 0, cp, cm)]
-            res = smo(Xs, y, Cv, ks, alpha0=alpha, eps=eps)
+            res = smo(Xs, y, Cv, ks, alpha0=alpha, eps=eps, cache_mb=cache_mb)
             n_iter += 1
             smo_it += res.n_iter
             alpha = res.alpha

@@ -78,6 +78,7 @@ from ..kernels import (
     Kernel,
     KernelRowCache,
     cache_get_row,
+    check_cache_mb,
     kernel_diag,
     kernel_rowsum,
     kernel_value,
@@ -322,14 +323,13 @@ def _partner_up(j, row_j, diag, dual, F, c2, tau, nb_only):
 
 
 @nb.njit(cache=True, nogil=True)
-def _update_pair(i, j, Xu, code, params, diag, dual, F, c2, data, slot_of, row_of, stamp,
-                 clock, ext, iext, stats):
+def _update_pair(i, j, Xu, code, params, diag, dual, F, c2, cs, ext, iext, stats):
     """Step on the pair ``(i, j)``; update ``F`` with the two cached rows (Eq. (15))."""
     if i == j:
         return False
-    si = cache_get_row(i, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
-    sj = cache_get_row(j, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
-    ok, ni, nj = take_step(dual[i], dual[j], F[i], F[j], diag[i], diag[j], data[si, j], c2)
+    ri = cache_get_row(i, Xu, Xu, code, params, cs)
+    rj = cache_get_row(j, Xu, Xu, code, params, cs)
+    ok, ni, nj = take_step(dual[i], dual[j], F[i], F[j], diag[i], diag[j], float(ri[j]), c2)
     if not ok:
         stats[1] += 1
         return False
@@ -337,8 +337,6 @@ def _update_pair(i, j, Xu, code, params, diag, dual, F, c2, data, slot_of, row_o
     dj = nj - dual[j]
     dual[i] = ni
     dual[j] = nj
-    ri = data[si]
-    rj = data[sj]
     for u in range(F.shape[0]):
         F[u] -= di * ri[u] + dj * rj[u]
     _extremes(dual, F, c2, ext, iext)
@@ -378,8 +376,7 @@ def _paper_partner(u, s, f, c2, tau, ext, iext, nb_only):
 
 
 @nb.njit(cache=True, nogil=True)
-def _whole_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, row_of, stamp,
-                clock, ext, iext, stats):
+def _whole_pass(mode, Xu, code, params, diag, dual, F, c2, tau, cs, ext, iext, stats):
     """One whole-set pass: examine every sample in order (Section 4.3). Returns #updates."""
     n = dual.shape[0]
     changed = 0
@@ -395,13 +392,13 @@ def _whole_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, r
                 vd = -(ext[_MINUP] + _dn(s, f, c2))
             if vu <= tau and vd <= tau:
                 continue
-            su = cache_get_row(u, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
+            ru = cache_get_row(u, Xu, Xu, code, params, cs)
             if vu >= vd:
                 i = u
-                j = _partner_dn(u, data[su], diag, dual, F, c2, tau, False)
+                j = _partner_dn(u, ru, diag, dual, F, c2, tau, False)
             else:
                 j = u
-                i = _partner_up(u, data[su], diag, dual, F, c2, tau, False)
+                i = _partner_up(u, ru, diag, dual, F, c2, tau, False)
             if i < 0 or j < 0:
                 continue
         else:
@@ -409,15 +406,14 @@ def _whole_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, r
             if partner < 0 or partner == u:
                 continue
             i, j = partner, u
-        if _update_pair(i, j, Xu, code, params, diag, dual, F, c2, data, slot_of, row_of,
-                        stamp, clock, ext, iext, stats):
+        if _update_pair(i, j, Xu, code, params, diag, dual, F, c2, cs, ext, iext, stats):
             changed += 1
     return changed
 
 
 @nb.njit(cache=True, nogil=True)
-def _nonbound_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of, row_of,
-                   stamp, clock, ext, iext, stats, max_updates):
+def _nonbound_pass(mode, Xu, code, params, diag, dual, F, c2, tau, cs, ext, iext, stats,
+                   max_updates):
     """One non-bound pass: pairs from the non-bound set until it is tau-optimal (Section 4.3)."""
     changed = 0
     while changed < max_updates:
@@ -425,8 +421,8 @@ def _nonbound_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of
             if ext[_MINUP_NB] + ext[_MINDN_NB] >= -tau:
                 break
             i = iext[_MINUP_NB]
-            si = cache_get_row(i, Xu, Xu, code, params, data, slot_of, row_of, stamp, clock)
-            j = _partner_dn(i, data[si], diag, dual, F, c2, tau, True)
+            ri = cache_get_row(i, Xu, Xu, code, params, cs)
+            j = _partner_dn(i, ri, diag, dual, F, c2, tau, True)
             if j < 0:
                 break
         else:
@@ -442,8 +438,7 @@ def _nonbound_pass(mode, Xu, code, params, diag, dual, F, c2, tau, data, slot_of
                 i, j = iext[_M3MAX_NB], iext[_M2MIN_NB]
             else:
                 i, j = iext[_M1MAX_NB], iext[_M2MIN_NB]
-        if not _update_pair(i, j, Xu, code, params, diag, dual, F, c2, data, slot_of, row_of,
-                            stamp, clock, ext, iext, stats):
+        if not _update_pair(i, j, Xu, code, params, diag, dual, F, c2, cs, ext, iext, stats):
             break
         changed += 1
     return changed
@@ -682,7 +677,7 @@ def _outputs(Xu, k: Kernel, dual, G) -> np.ndarray:
 
 def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="complete",
          init="ocsvm", dual0=None, cache_mb=200.0, max_passes=100_000, record_trace=True,
-         random_state=None) -> USMOResult:
+         random_state=None, cache_dtype="float64") -> USMOResult:
     """Train the double-hinge PU classifier by USMO (Section 4, Algorithm 1).
 
     Parameters
@@ -711,16 +706,24 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
     dual0 : array (n,), optional
         An explicit initial point (overrides ``init``); it must satisfy the constraints up to
         rounding and is then repaired exactly.
-    cache_mb : float
-        Budget of the LRU kernel-row cache in MB (at least two rows are kept). When the
-        budget holds all of ``K_UU`` (``8 n^2`` bytes), it is filled once at the start, by
-        symmetry; otherwise rows are computed on demand and memory stays linear in ``n``.
+    cache_mb : float, None or "auto"
+        Budget of the LRU kernel-row cache in MB (at least two rows are kept); ``None``: all
+        of ``K_UU`` when it needs at most 1024 MB, else 1024 MB
+        (:func:`weaklabel.kernels.cache_budget`). When the budget holds all of ``K_UU``
+        (``8 n^2`` bytes in float64), it is filled once at the start, by symmetry, and the
+        start ``F`` is computed from it (one matrix product); otherwise rows are computed on
+        demand and memory stays linear in ``n``. The two starts round ``F`` differently, so
+        a budget on the other side of ``8 n^2`` bytes can change the iterates (not the
+        optimum); the default stays 200 MB for that reason (the committed USMO results).
     max_passes : int
         Cap on the number of passes; ``0`` returns the initial point (no warning).
     record_trace : bool
         Record per-pass time, objective, number of changes and kind.
     random_state : int, Generator or None
         Only used to break ties in the OCSVM ranking (``None``: by index).
+    cache_dtype : {"float64", "float32"}
+        Storage of the cached rows (``"float32"``: LIBSVM's ``Qfloat``, twice the rows in the
+        same budget; the steps then use the rows rounded to float32).
 
     Returns
     -------
@@ -734,7 +737,7 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
     """
     Xp, Xu, lam, pi, tau = _check_inputs(Xp, Xu, lam, pi, tau)
     check_choice(stopping, "stopping", {"complete", "paper"})
-    cache_mb = check_positive(cache_mb, "cache_mb")
+    cache_mb = check_cache_mb(cache_mb)
     max_passes = check_int(max_passes, "max_passes", minimum=0)
     k = make_kernel(kernel)
     p, n = Xp.shape[0], Xu.shape[0]
@@ -753,7 +756,7 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
         else:
             dual = ocsvm_init(Xp, Xu, k, pi, target, c2, random_state=random_state)
     G = _constant_part(Xp, Xu, k, c1)
-    cache = KernelRowCache(Xu, kernel=k, cache_mb=cache_mb)
+    cache = KernelRowCache(Xu, kernel=k, cache_mb=cache_mb, cache_dtype=cache_dtype)
     if cache.holds_all_rows:
         # the budget holds all of K_UU: fill it once by symmetry (n^2/2 kernel values, as
         # many as F alone would cost) so that no pass ever computes a row again
@@ -770,8 +773,7 @@ def usmo(Xp, Xu, kernel="linear", lam=1e-2, pi=0.5, *, tau=2e-3, stopping="compl
     iext = np.empty(12, dtype=np.int64)
     stats = np.zeros(2, dtype=np.int64)  # [pair updates, failed steps]
     _extremes(dual, F, c2, ext, iext)
-    args = (Xu, k.code, k.params, diag, dual, F, c2, tau, cache.data, cache.slot_of,
-            cache.row_of, cache.stamp, cache.clock, ext, iext, stats)
+    args = (Xu, k.code, k.params, diag, dual, F, c2, tau, cache.state, ext, iext, stats)
     max_nb_updates = max(10_000, 100 * n)
     tr_sec, tr_obj, tr_ch, tr_kind, tr_kkt = [], [], [], [], []
     passes = 0

@@ -537,7 +537,7 @@ def _svm_init(X, kernel, cache, y, mask, C1):
 def wellsvm(X, y, C1=1.0, C2=0.1, kernel="linear", *, variant: str = "paper",
             eps: float = 1e-3, thr: float = 1e-3, max_outer=None, mkl_tol=None,
             mkl_max_iter=None, inner_eps=None, random_state=None, n_init_draws: int = 20,
-            cache_mb: float = 200.0, verbose: bool = False) -> WellSVMResult:
+            cache_mb=None, verbose: bool = False, cache_dtype="float64") -> WellSVMResult:
     """WellSVM for semi-supervised learning (Li et al. 2013, Algorithm 2).
 
     Parameters
@@ -589,10 +589,17 @@ def wellsvm(X, y, C1=1.0, C2=0.1, kernel="linear", *, variant: str = "paper",
         Seeds the random initial labellings of the reference variant.
     n_init_draws : int
         Random initial labellings of the reference variant (20 in the authors' code).
-    cache_mb : float
-        Kernel-row cache budget of the inner solver.
+    cache_mb : float, None or "auto"
+        Budget in MB of the kernel-row cache shared by the inner solver and the full ``K v``
+        scans of the label steps (scans read cached rows without evicting them). Default
+        ``None``: all of ``K`` when it needs at most 1024 MB, else 1024 MB
+        (:func:`weaklabel.kernels.cache_budget`). The budget changes the time, never the
+        iterates.
     verbose : bool
         Print one line per outer iteration.
+    cache_dtype : {"float64", "float32"}
+        Storage of the cached rows of ``K`` (``"float32"``: LIBSVM's ``Qfloat``, twice the
+        rows in the same budget; the iterates then use ``K`` rounded to float32).
 
     Returns
     -------
@@ -634,7 +641,7 @@ def wellsvm(X, y, C1=1.0, C2=0.1, kernel="linear", *, variant: str = "paper",
     if inner_eps is not None:
         check_positive(inner_eps, "inner_eps")
     t_k = time.perf_counter()
-    cache = KernelRowCache(X, kernel=kern, cache_mb=cache_mb)
+    cache = KernelRowCache(X, kernel=kern, cache_mb=cache_mb, cache_dtype=cache_dtype)
     seconds_kernel = time.perf_counter() - t_k
     Cvec = np.where(mask, C1, C2)
     run = _run_paper if variant == "paper" else _run_reference
@@ -1068,7 +1075,7 @@ def wellsvm_clustering(X, C=1.0, kernel="linear", beta=None, *, beta_fraction: f
                        n_init_draws: int = 20, random_state=None, eps: float = 1e-3,
                        thr: float = 1e-3, max_outer: int = 50, mkl_tol: float = 1e-3,
                        mkl_max_iter: int = 100, inner_eps: float = 1e-5,
-                       cache_mb: float = 200.0, verbose: bool = False
+                       cache_mb=None, verbose: bool = False, cache_dtype="float64"
                        ) -> WellSVMClusteringResult:
     """WellSVM for maximum-margin clustering (Li et al. 2013, Section 4.3, Algorithm 4).
 
@@ -1102,7 +1109,7 @@ def wellsvm_clustering(X, C=1.0, kernel="linear", beta=None, *, beta_fraction: f
     n_init_draws : int
     random_state : int, Generator or None
     eps, thr, max_outer, mkl_tol, mkl_max_iter, inner_eps : see :func:`label_generation`.
-    cache_mb : float
+    cache_mb, cache_dtype : the kernel-row cache, as :func:`wellsvm`.
     verbose : bool
 
     Returns
@@ -1139,7 +1146,7 @@ def wellsvm_clustering(X, C=1.0, kernel="linear", beta=None, *, beta_fraction: f
     max_outer = check_int(max_outer, "max_outer", minimum=1)
     eps = check_positive(eps, "eps", allow_zero=True)
     thr = check_positive(thr, "thr", allow_zero=True)
-    cache = KernelRowCache(X, kernel=kern, cache_mb=cache_mb)
+    cache = KernelRowCache(X, kernel=kern, cache_mb=cache_mb, cache_dtype=cache_dtype)
     rng = np.random.default_rng(random_state)
     draws = _balanced_draws(n, n_init_draws, rng)
     align = np.einsum("ti,it->t", draws, cache.matvec(draws.T))
