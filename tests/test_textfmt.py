@@ -41,7 +41,9 @@ def test_num_rejects_bad_sig(sig):
 
 
 def test_seq_and_value():
-    assert tf.seq([1e-4, 1e-3, 1e-2, 1e-1]) == "1e-4, 0.001, 0.01, 0.1"
+    assert tf.seq([1e-4, 1e-3, 1e-2, 1e-1]) == "1e-4, 1e-3, 1e-2, 1e-1"  # one notation
+    assert tf.seq([0.001, 0.01, 0.1]) == "0.001, 0.01, 0.1"  # none needs scientific
+    assert tf.seq([250, 500, 2.5e-5]) == "250, 500, 2.5e-5"  # integers stay integers
     assert tf.seq((1, "scale")) == "1, scale"
     assert tf.value(None) == "none" and tf.value(None, none="all") == "all"
     assert tf.value(True) == "yes" and tf.value(False) == "no"

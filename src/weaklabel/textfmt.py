@@ -48,18 +48,30 @@ def num(x, sig: int = 3) -> str:
         return "0"
     r = float(f"{x:.{sig}g}")  # rounded to sig significant digits
     if abs(r) < SMALL or abs(r) >= LARGE:
-        mant, exp = f"{r:.{sig - 1}e}".split("e")
-        mant = mant.rstrip("0").rstrip(".")
-        return f"{mant}e{int(exp)}"
+        return _sci(r, sig)
     return str(int(r)) if r == int(r) else f"{r:.{sig}g}"
 
 
+def _sci(x: float, sig: int) -> str:
+    mant, exp = f"{float(f'{x:.{sig}g}'):.{sig - 1}e}".split("e")
+    return f"{mant.rstrip('0').rstrip('.')}e{int(exp)}"
+
+
+def _is_float(v) -> bool:
+    return (isinstance(v, numbers.Real) and not isinstance(v, (bool, numbers.Integral))
+            and math.isfinite(v) and v != 0 and float(v) != int(v))
+
+
 def seq(values, sig: int = 3, sep: str = ", ") -> str:
-    """The numbers of ``values`` formatted by :func:`num` (other items by :func:`value`),
-    joined by ``sep``."""
+    """The items of ``values`` formatted by :func:`value`, joined by ``sep``, in one notation:
+    when :func:`num` writes one of its non-integer numbers in scientific notation, all of them
+    are (a grid reads ``1e-4, 1e-3, 1e-2, 1e-1``, not ``1e-4, 0.001, 0.01, 0.1``)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
         raise TypeError(f"values must be a list or tuple, got {type(values).__name__}.")
-    return sep.join(value(v, sig) for v in values)
+    sig = _check_sig(sig)
+    sci = any(_is_float(v) and "e" in num(v, sig) for v in values)
+    return sep.join(_sci(float(v), sig) if sci and _is_float(v) else value(v, sig)
+                    for v in values)
 
 
 def value(v, sig: int = 3, none: str = "none") -> str:
