@@ -176,8 +176,8 @@ ONE_CLASS_LABEL = "one-class prediction"
 #: legend label of two curves equal at every point
 IDENTICAL_LABEL = "identical curves"
 #: how a degenerate point is marked: a grey hatched ring drawn over the data marker
-DEGENERATE_STYLE = {"s": 130, "facecolors": "none", "edgecolors": "0.35", "hatch": "/////",
-                    "linewidths": 1.0, "zorder": 6}
+DEGENERATE_STYLE = {"s": 100, "facecolors": "none", "edgecolors": "0.3", "hatch": "////",
+                    "linewidths": 1.0, "zorder": 6, "clip_on": False}
 
 
 def degenerate_mask(evidence) -> np.ndarray:
@@ -246,8 +246,8 @@ def mark_identical(ax, *, label: str = IDENTICAL_LABEL, reason: str = ""):
 
     h = Patch(facecolor="none", edgecolor="0.35", hatch="/////", label=label)  # legend only
     ax.text(0.02, 0.97, label, transform=ax.transAxes, ha="left", va="top", fontsize=8,
-            color="0.2", bbox={"boxstyle": "round", "fc": "0.92", "ec": "0.35",
-                               "hatch": "////", "alpha": 0.9})
+            color="0.2", bbox={"boxstyle": "round", "fc": "white", "ec": "0.35",
+                               "alpha": 0.9})
     handles = ax.__dict__.setdefault("_weaklabel_extra_handles", [])
     handles.append(h)
     _register(ax.figure, label, 1, reason)

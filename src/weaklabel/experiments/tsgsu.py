@@ -2136,7 +2136,7 @@ def plot_curves(raw: pd.DataFrame, sets, title: str):
     n = max(1, len(sets))
     ncols = min(3, n)
     nrows = int(np.ceil(n / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols + 0.8 * (n == 1),
+    fig, axes = plt.subplots(nrows, ncols, figsize=(max(4.6 * ncols, 7.5),
                                                     3.6 * nrows + 0.5), squeeze=False)
     reason = ("the fit predicted one class for every test point (`one_class` of the run); "
               "its accuracy is that class's share of the test set")
@@ -2171,7 +2171,7 @@ def plot_curves(raw: pd.DataFrame, sets, title: str):
     for ax in axes.ravel()[len(sets):]:
         ax.axis("off")
     h, lab = plots.legend_handles(fig)
-    ncol = min(4 if n == 1 else 8, len(lab))
+    ncol = max(1, min(3 if n == 1 else 5, len(lab)))
     fig.legend(h, lab, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
     if absent:
         title += "\nnot run (no offline substitute): " + ", ".join(absent)

@@ -1649,7 +1649,7 @@ def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True, lam=0.
     fig.legend(list(handles.values()), list(handles), loc="lower center",
                ncol=min(len(handles), 3), fontsize=8)
     rows = -(-len(handles) // 3)
-    fig.tight_layout(rect=(0, 0.04 + 0.03 * rows, 1, 0.97 - 0.03 * setting.count("\n")))
+    fig.tight_layout(rect=(0, 0.04 + 0.03 * rows, 1, 1))  # the suptitle is laid out too
     return fig
 
 
@@ -1768,7 +1768,10 @@ def plot_passes_vs_n(df: pd.DataFrame):
     b.set_ylabel("pair updates")
     plots.log_axis(b, "x", ticks=_sparse_ticks(sorted(df["n_unlabelled"].unique())))
     plots.log_axis(b, "y")
-    a.legend(fontsize=7)
+    top = max(CLAIM_RULES["max_passes"], float(df["passes"].max())) * 1.12
+    a.set_ylim(0, top)
+    # the legend in the band between the data and the paper's bound, in two columns
+    a.legend(fontsize=7, ncol=2, loc="center", bbox_to_anchor=(0.5, 0.6))
     fig.tight_layout()
     return fig
 

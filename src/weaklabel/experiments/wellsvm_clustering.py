@@ -819,11 +819,13 @@ def plot_fig7(times: pd.DataFrame):
                  fontsize=11)
     sp = speedup_over_gmmc(times)
     ratio = FIG7_PUBLISHED["speedup_over_gmmc"]
-    here = (f"this run: GMMC / WellSVM = {sp.speedup.mean():.3g}× on average over "
+    here = (f"this run: GMMC / WellSVM\n= {sp.speedup.mean():.3g}× on average over\n"
             f"{len(sp)} data set(s) where both ran" if len(sp) else
-            "this run: GMMC and WellSVM never ran on the same data set")
-    plots.overlay_note(ax, f"paper (text): WellSVM about {ratio}× faster than GMMC on "
-                           f"average, no per-set numbers\n{here}", fontsize=9)
+            "this run: GMMC and WellSVM\nnever ran on the same data set")
+    # beside the axes, under the legend: the note covers no marker
+    plots.overlay_note(ax, f"paper (text): WellSVM about\n{ratio}× faster than GMMC on\n"
+                           f"average, no per-set numbers\n\n{here}", x=1.01, y=0.0,
+                       va="bottom", fontsize=9)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=10, frameon=False,
               title="method", title_fontsize=10)
     fig.tight_layout()

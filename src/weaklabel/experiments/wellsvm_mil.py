@@ -654,7 +654,8 @@ def roi_fig6_curves(curves: pd.DataFrame) -> pd.DataFrame:
 def plot_mil_fig6(curves: pd.DataFrame):
     """Fig. 6 analogue: mean ROI successes among the ``k`` most confident test bags, one
     panel per concept (two rows of three, the legend in the free slot, so it covers no
-    curve), one curve per method; shared axes, labelled with their units (bags). The
+    curve), one curve per method; a shared k axis, each panel its own success scale (the
+    concepts have different numbers of relevant test bags); units (bags) on the axes. The
     paper's Fig. 6 has no readable numbers: the title says so."""
     import matplotlib.pyplot as plt
 
@@ -663,7 +664,7 @@ def plot_mil_fig6(curves: pd.DataFrame):
     ncols = 3 if len(concepts) > 2 else max(len(concepts), 1)
     nrows = -(-(len(concepts) + 1) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows + 0.6),
-                             sharex=True, sharey=True, squeeze=False)
+                             sharex=True, squeeze=False)
     mark = "os^v<>D"
     flat = axes.ravel()
     for ax, c in zip(flat, concepts):
@@ -672,16 +673,13 @@ def plot_mil_fig6(curves: pd.DataFrame):
             s = sub[sub.method == m]
             if len(s):
                 ax.plot(s.k, s.successes, marker=mark[j % len(mark)], ms=4, lw=1.5, label=m)
-        if len(sub):
-            ax.plot([0, sub.k.max()], [0, sub.k.max()], color="0.6", lw=0.8, ls=":",
-                    label="every reported bag a success (y = k)")
         ax.set_title(c, fontsize=12)
         ax.tick_params(labelsize=10)
         ax.grid(alpha=0.3)
     for i, ax in enumerate(flat):
         if i % ncols == 0:
             ax.set_ylabel("ROI successes (bags)", fontsize=11)
-        if i >= len(flat) - ncols or i + ncols >= len(concepts) + 1:
+        if i < len(concepts) and i + ncols >= len(concepts):  # no data panel below
             ax.set_xlabel("k most confident test bags", fontsize=11)
             ax.xaxis.set_tick_params(labelbottom=True)
     spare = flat[len(concepts):]
