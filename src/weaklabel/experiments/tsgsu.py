@@ -2178,8 +2178,7 @@ def plot_curves(raw: pd.DataFrame, sets, title: str):
     fig.suptitle(title + f"\n{NO_PUBLISHED}", fontsize=10)
     rows_legend = int(np.ceil(len(lab) / ncol)) if ncol else 0
     height = fig.get_size_inches()[1]
-    top = 1 - (0.25 * (2 + bool(absent)) + 0.1) / height  # the title's lines
-    fig.tight_layout(rect=(0, (0.1 + 0.25 * rows_legend) / height, 1, top))
+    fig.tight_layout(rect=(0, (0.1 + 0.25 * rows_legend) / height, 1, 1))  # and the suptitle
     return fig
 
 

@@ -1642,7 +1642,9 @@ def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True, lam=0.
     if "select" in rules:
         setting += ("\nand USMO with (σ, λ) selected on the training sample (X, s) by PU "
                     "cross-validation (recall² / Pr[f = +1])")
-    setting += "\nFigs 4-7 analogue; the paper prints no numbers for these figures"
+    setting += ("\nours: the paper has no memory figure (its text claims linear memory)"
+                if value == "peak_mb" else
+                "\nFigs 4-7 analogue; the paper prints no numbers for these figures")
     fig.suptitle(setting, fontsize=10)
     for lab, h in zip(*plots.legend_handles(fig)[::-1]):
         handles.setdefault(lab, h)

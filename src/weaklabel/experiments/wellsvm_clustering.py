@@ -827,7 +827,7 @@ def plot_fig7(times: pd.DataFrame):
                            f"average, no per-set numbers\n\n{here}", x=1.01, y=0.0,
                        va="bottom", fontsize=9)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=10, frameon=False,
-              title="method", title_fontsize=10)
+              title="method", title_fontsize=10, ncol=2, columnspacing=0.8)
     fig.tight_layout()
     return fig
 
