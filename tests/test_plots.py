@@ -98,3 +98,127 @@ def test_use_style_sets_the_repository_style():
                 (list(value) if isinstance(value, tuple) else value), key
         assert not matplotlib.rcParams["axes.spines.top"]
         assert matplotlib.rcParams["svg.hashsalt"] == "weaklabel"
+
+
+# --------------------------------------------------------------------------- published values
+import numpy as np  # noqa: E402
+
+
+@pytest.fixture
+def ax():
+    f, a = plt.subplots(figsize=(3, 2))
+    yield a
+    plt.close(f)
+
+
+def test_overlay_published_draws_and_tags_finite_values(ax):
+    h = plots.overlay_published(ax, [1, 2, 3], [0.5, np.nan, 0.7], label="paper (Table 4)")
+    assert h is not None and h.get_gid() == plots.PUBLISHED_GID
+    assert list(h.get_xdata()) == [1.0, 3.0]  # the missing value is skipped
+    assert plots.published_artists(ax.figure) == [h]
+
+
+def test_overlay_published_without_a_value_draws_nothing(ax):
+    assert plots.overlay_published(ax, [1, 2], [np.nan, np.nan]) is None
+    assert plots.published_artists(ax.figure) == []
+
+
+def test_a_figure_without_overlay_has_no_published_artist(ax):
+    ax.plot([1, 2], [3, 4], label="paper rule")  # a label naming the paper is not an overlay
+    assert plots.published_artists(ax.figure) == []
+
+
+def test_overlay_bound_range_and_note_are_tagged(ax):
+    plots.overlay_bound(ax, 40, label="paper: < 40 passes")
+    plots.overlay_range(ax, -0.1, 0.0, label="paper: axis -0.1 to 0")
+    plots.overlay_note(ax, "paper: about 10x faster")
+    assert len(plots.published_artists(ax.figure)) == 3
+
+
+@pytest.mark.parametrize("call", [
+    lambda a: plots.overlay_published(a, [1], [2], label="ours"),
+    lambda a: plots.overlay_bound(a, 1.0, label="ours"),
+    lambda a: plots.overlay_note(a, "ours"),
+    lambda a: plots.overlay_range(a, 0, 1, label="ours"),
+])
+def test_an_overlay_must_name_the_paper(ax, call):
+    with pytest.raises(ValueError, match="paper"):
+        call(ax)
+
+
+def test_overlay_arguments_are_checked(ax):
+    with pytest.raises(ValueError, match="axis"):
+        plots.overlay_bound(ax, 1.0, axis="z")
+    with pytest.raises(ValueError, match="value"):
+        plots.overlay_bound(ax, np.nan)
+    with pytest.raises(ValueError, match="lo and hi"):
+        plots.overlay_range(ax, 1.0, 0.0)
+    with pytest.raises(ValueError, match="same length"):
+        plots.overlay_published(ax, [1, 2], [1])
+
+
+# --------------------------------------------------------------------------- degenerate runs
+@pytest.mark.parametrize(("evidence", "expected"), [
+    ([True, False, None], [True, False, False]),        # flags (one_class)
+    ([0, 2, np.nan], [False, True, False]),             # counts (warnings_one_class)
+    ([0.0, 0.333, 1.0], [False, True, True]),           # shares (one_class_share)
+])
+def test_degenerate_mask_reads_flags_counts_and_shares(evidence, expected):
+    assert plots.degenerate_mask(evidence).tolist() == expected
+
+
+def test_degenerate_mask_rejects_text_and_negative_values():
+    with pytest.raises(ValueError, match="evidence"):
+        plots.degenerate_mask(["yes"])
+    with pytest.raises(ValueError, match="evidence"):
+        plots.degenerate_mask([-1])
+
+
+def test_mark_one_class_fires_on_recorded_one_class_points(ax):
+    n = plots.mark_one_class(ax, [1, 2, 3], [0.7, 0.7, 0.9], [1.0, 0.0, 0.5],
+                             reason="share > 0")
+    assert n == 2
+    labels = [c.get_label() for c in ax.collections]
+    assert labels == [plots.ONE_CLASS_LABEL]
+    assert plots.marks(ax.figure) == {plots.ONE_CLASS_LABEL: {"count": 2,
+                                                              "reasons": ["share > 0"]}}
+    cap = plots.marks_caption(ax.figure)
+    assert plots.ONE_CLASS_LABEL in cap and "2 points" in cap and "share > 0" in cap
+    # a second call adds to the count but not a second legend entry
+    plots.mark_one_class(ax, [4], [0.5], [True])
+    assert plots.legend_handles(ax)[1].count(plots.ONE_CLASS_LABEL) == 1
+    assert plots.marks(ax.figure)[plots.ONE_CLASS_LABEL]["count"] == 3
+
+
+def test_mark_one_class_does_not_fire_without_evidence(ax):
+    assert plots.mark_one_class(ax, [1, 2], [0.7, 0.9], [0.0, np.nan]) == 0
+    assert len(ax.collections) == 0 and plots.marks(ax.figure) == {}
+    assert plots.marks_caption(ax.figure) == ""
+    with pytest.raises(ValueError, match="same length"):
+        plots.mark_one_class(ax, [1, 2], [0.7, 0.9], [True])
+
+
+def test_identical_curves_fires_only_on_equal_curves():
+    a = [[0.70, 0.75, 0.80], [0.71, 0.74, np.nan]]
+    assert plots.identical_curves(a, [list(r) for r in a])
+    assert not plots.identical_curves(a, [[0.70, 0.75, 0.80], [0.71, 0.74, 0.79]])
+    assert not plots.identical_curves([0.7, 0.8], [0.7, 0.8000001])
+    assert not plots.identical_curves([0.7, 0.8], [0.7, 0.8, 0.9])
+    assert not plots.identical_curves([], [])
+
+
+def test_mark_identical_adds_a_legend_entry_and_a_caption(ax):
+    ax.plot([1, 2], [3, 4], label="run a")
+    plots.mark_identical(ax, reason="the correction never acted")
+    h, lab = plots.legend_handles(ax)
+    assert lab == ["run a", plots.IDENTICAL_LABEL]
+    assert "1 panel" in plots.marks_caption(ax.figure)
+    assert "never acted" in plots.marks_caption(ax.figure)
+
+
+def test_figure_caption_names_overlays_and_marks(ax):
+    assert plots.figure_caption(ax.figure) == ""
+    plots.overlay_bound(ax, 25, axis="x", label="paper: fewer than 25 iterations")
+    plots.mark_one_class(ax, [1], [2], [True], reason="flag")
+    cap = plots.figure_caption(ax.figure)
+    assert "paper: fewer than 25 iterations" in cap and plots.ONE_CLASS_LABEL in cap

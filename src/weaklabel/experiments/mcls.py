@@ -1524,6 +1524,8 @@ def plot_table4(t4: pd.DataFrame, pub: pd.DataFrame):
     and the paper's values, per data set; every panel on the same accuracy axis."""
     import matplotlib.pyplot as plt
 
+    from .. import plots
+
     sets = list(dict.fromkeys(t4["dataset"]))
     fig, axes = plt.subplots(1, len(sets), figsize=(3.2 * len(sets), 3.3), squeeze=False,
                              sharey=True)
@@ -1536,13 +1538,17 @@ def plot_table4(t4: pd.DataFrame, pub: pd.DataFrame):
         pp = p[p["row"] == ds].copy()
         pp["off"] = [0.0 if c == "r" else float(c[1:]) for c in pp["column"]]
         pp = pp.sort_values("off")
-        ax.plot(pp["off"], pp["value"], "s--", label="MCLS, paper (Table 4)")
+        plots.overlay_published(ax, pp["off"], pp["value"], label="MCLS, paper (Table 4)")
+        if "one_class_runs" in d:
+            plots.mark_one_class(ax, d["r_offset"], d["mean"], d["one_class_runs"],
+                                 reason="at least one split's fit predicted one class for "
+                                        "every test point (`one_class_runs` > 0 in table4.csv)")
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_title(ds)
         ax.set_xlabel("offset added to the true r")
     axes[0, 0].set_ylabel("test accuracy (%)")
-    h, lab = axes[0, 0].get_legend_handles_labels()
-    fig.legend(h, lab, loc="lower center", ncol=2, fontsize=8)
+    h, lab = plots.legend_handles(fig)
+    fig.legend(h, lab, loc="lower center", ncol=3, fontsize=8)
     fig.suptitle("Table 4: MCLS with a mis-specified positive fraction r "
                  "(error bars: ± 1 std over splits)", fontsize=10)
     fig.tight_layout(rect=(0, 0.1, 1, 0.95))
@@ -1566,13 +1572,15 @@ def figures(raw: dict | None = None, toy=None, *, pub: pd.DataFrame | None = Non
         X, y, panels, _ = toy
         names1 = [k for k in panels if k.startswith("(")]
         fig = plot_toy(X, y, panels, names1)
-        fig.suptitle("Fig. 1: supervised boundary and MCLS as L grows", y=1.02)
+        fig.suptitle("Fig. 1: supervised boundary and MCLS as L grows (the paper's figure is "
+                     "qualitative: no numbers to overlay)", y=1.02)
         out["fig1_mcls_toy"] = fig
         names2 = [k for k in panels if not k.startswith("(")]  # every method at one L
         if names2:
             lp = names2[0].rsplit("L=", 1)[1].rstrip("%")
             fig = plot_toy(X, y, panels, names2, ncols=4)
-            fig.suptitle(f"Fig. 2: MCLS and the baselines at L = {lp} %", y=1.04)
+            fig.suptitle(f"Fig. 2: MCLS and the baselines at L = {lp} % (the paper's figure "
+                         "is qualitative: no numbers to overlay)", y=1.04)
             out["fig2_methods_toy"] = fig
     return out
 

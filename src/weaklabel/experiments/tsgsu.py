@@ -2115,12 +2115,22 @@ COLORS = {"TSGSU": "C3", "CUU": "C0", "CUU(2000)": "C2", "SUSL(Linear)": "C7",
           "SUSL(Nonlinear)": "C1", "SUDH(Linear)": "C5", "SUDH(Nonlinear)": "C4"}
 
 
+#: why a TSGSU figure has no published values to overlay (the digest of the paper)
+NO_PUBLISHED = "no published numbers: the paper's source text has no figure or table contents"
+
+
 def plot_curves(raw: pd.DataFrame, sets, title: str):
     """Test accuracy against training time (Figs 1, 2, 4): curves of the iterative methods
     (trial 0; TSGSU in the paper's algorithm), the other methods as points, and the
     majority-class accuracy (what a fit predicting one class reaches) as a dotted line. A
-    data set without any fit (no substitute) gets no panel; the title names it."""
+    fit that predicted one class for every test point (column ``one_class``) gets the grey
+    hatched ring of :func:`weaklabel.plots.mark_one_class` on its final point. A data set
+    without any fit (no substitute) gets no panel; the title names it. The paper's
+    figures have no numbers to overlay (:data:`NO_PUBLISHED`): the title says so."""
     import matplotlib.pyplot as plt
+
+    from .. import plots
+
     ran = set(raw.loc[raw["status"] == "ok", "dataset"]) if "status" in raw \
         else set(raw["dataset"])
     absent = [d for d in sets if d not in ran]
@@ -2128,7 +2138,10 @@ def plot_curves(raw: pd.DataFrame, sets, title: str):
     n = max(1, len(sets))
     ncols = min(3, n)
     nrows = int(np.ceil(n / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.6 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(max(4.6 * ncols, 7.5),
+                                                    3.6 * nrows + 0.5), squeeze=False)
+    reason = ("the fit predicted one class for every test point (`one_class` of the run); "
+              "its accuracy is that class's share of the test set")
     for ax, d in zip(axes.ravel(), sets):
         sub = raw[(raw["dataset"] == d) & (raw["trial"] == raw["trial"].min())]
         for r in sub.itertuples():
@@ -2137,9 +2150,16 @@ def plot_curves(raw: pd.DataFrame, sets, title: str):
             if isinstance(getattr(r, "curve_time", None), list):
                 ax.plot(r.curve_time, 100 * np.asarray(r.curve_acc), marker=".", ms=3,
                         color=COLORS.get(r.method), label=r.method)
+                x_end = r.curve_time[-1]
             else:
                 ax.plot([r.seconds], [100 * r.accuracy], "s", ms=6,
                         color=COLORS.get(r.method), label=r.method)
+                x_end = r.seconds
+            if "one_class" in sub:
+                oc = r.one_class
+                plots.mark_one_class(ax, [x_end], [100 * r.accuracy],
+                                     [bool(oc) if oc == oc and oc is not None else None],
+                                     reason=reason)
         if "trivial" in sub and sub["trivial"].notna().any():
             ax.axhline(100 * float(sub["trivial"].dropna().iloc[0]), ls=":", lw=0.9,
                        color="k", label="majority class (one-class fit)")
@@ -2152,29 +2172,40 @@ def plot_curves(raw: pd.DataFrame, sets, title: str):
         ax.grid(alpha=0.3)
     for ax in axes.ravel()[len(sets):]:
         ax.axis("off")
-    h, lab = axes.ravel()[0].get_legend_handles_labels()
-    uniq = dict(zip(lab, h))
-    fig.legend(uniq.values(), uniq.keys(), loc="lower center", ncol=min(8, len(uniq)),
-               fontsize=8, frameon=False)
+    h, lab = plots.legend_handles(fig)
+    ncol = max(1, min(3 if n == 1 else 5, len(lab)))
+    fig.legend(h, lab, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
     if absent:
         title += "\nnot run (no offline substitute): " + ", ".join(absent)
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    fig.suptitle(title + f"\n{NO_PUBLISHED}", fontsize=10)
+    rows_legend = int(np.ceil(len(lab) / ncol)) if ncol else 0
+    height = fig.get_size_inches()[1]
+    fig.tight_layout(rect=(0, (0.1 + 0.25 * rows_legend) / height, 1, 1))  # and the suptitle
     return fig
 
 
 def plot_ablation(ablation: pd.DataFrame, cfg: dict):
     """Fig. 3: TSGSU with and without the correction, accuracy against iterations (mean
-    over the ablation trials)."""
+    over the ablation trials). A panel whose two runs give the same accuracy at every
+    checkpoint in every trial (:func:`weaklabel.plots.identical_curves`) is marked
+    ``identical curves`` (:func:`weaklabel.plots.mark_identical`), with the reason the runs
+    record: no negative partial risk (``negative_risk_iters``) means the correction never
+    acted."""
     import matplotlib.pyplot as plt
+
+    from .. import plots
+
     sets = list(dict.fromkeys(ablation["dataset"]))
-    fig, axes = plt.subplots(1, max(1, len(sets)), figsize=(4.6 * max(1, len(sets)), 3.6),
+    fig, axes = plt.subplots(1, max(1, len(sets)), figsize=(4.6 * max(1, len(sets)), 3.9),
                              squeeze=False)
     for ax, d in zip(axes.ravel(), sets):
+        runs = {}
         for corr, ls in (("abs", "-"), ("none", "--")):
             sub = ablation[(ablation["dataset"] == d) & (ablation["correction"] == corr)]
             if not len(sub):
                 continue
+            sub = sub.sort_values("trial") if "trial" in sub else sub
+            runs[corr] = sub
             acc = 100 * np.mean(np.vstack(sub["curve_acc"].tolist()), axis=0)
             ax.plot(sub["curve_iter"].iloc[0], acc, ls, color="C3" if corr == "abs" else "C7",
                     label="absolute-value correction" if corr == "abs" else "no correction")
@@ -2183,16 +2214,24 @@ def plot_ablation(ablation: pd.DataFrame, cfg: dict):
         ax.set_ylabel("test accuracy (%)")
         ax.set_ylim(max(0.0, ax.get_ylim()[0]), 100.0)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        a = ablation[(ablation["dataset"] == d) & (ablation["correction"] == "abs")]
-        if "negative_risk_iters" in a and len(a) and a["negative_risk_iters"].notna().all() \
-                and (a["negative_risk_iters"] == 0).all():
-            ax.text(0.5, 0.04, "no negative partial risk in any corrected run: the\n"
-                    "correction never acted, the two curves coincide",
-                    transform=ax.transAxes, ha="center", va="bottom", fontsize=7)
+        a = runs.get("abs")
+        never = (a is not None and "negative_risk_iters" in a and len(a)
+                 and a["negative_risk_iters"].notna().all()
+                 and (a["negative_risk_iters"] == 0).all())
+        if len(runs) == 2 and len(runs["abs"]) == len(runs["none"]):
+            same = [plots.identical_curves(x, y) for x, y in
+                    zip(runs["abs"]["curve_acc"], runs["none"]["curve_acc"])]
+            if all(same):
+                why = (f"{d}: the runs with and without the correction give the same test "
+                       f"accuracy at every checkpoint in all {len(same)} trial(s)")
+                if never:
+                    why += (" -- no partial risk was ever negative in the corrected runs "
+                            "(`negative_risk_iters` = 0), so the correction never acted")
+                plots.mark_identical(ax, reason=why)
+        ax.legend(*plots.legend_handles(ax), fontsize=8, loc="lower right")
     fig.suptitle(f"Fig. 3 analogue: TSGSU with and without the correction "
-                 f"(n_U = {cfg['n_unlabelled']}, mean over {cfg['ablation_trials']} trials)",
-                 fontsize=10)
+                 f"(n_U = {cfg['n_unlabelled']}, mean over {cfg['ablation_trials']} trials)"
+                 f"\n{NO_PUBLISHED}", fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -2214,7 +2253,7 @@ def plot_memory(memory: pd.DataFrame):
     ax.set_ylabel("memory (MB)")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7)
-    ax.set_title("Memory against n_U (5000 pairs)", fontsize=10)
+    ax.set_title("Memory against n_U (5000 pairs; ours, no paper figure)", fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -2239,7 +2278,8 @@ def plot_rate(rate: pd.DataFrame):
     ax.set_ylabel("(1/T) sum_t ||grad J(h_t)||²")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7)
-    ax.set_title("Theorem 1 check: exact-kernel iterates, synthetic SU data", fontsize=10)
+    ax.set_title("Theorem 1 check: exact-kernel iterates, synthetic SU data\n(ours, no paper "
+                 "figure; the slope -1/2 is the theorem's rate)", fontsize=10)
     fig.tight_layout()
     return fig
 

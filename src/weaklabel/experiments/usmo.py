@@ -1487,6 +1487,8 @@ def plot_published_vs_reproduced(comp: pd.DataFrame):
     scoring, methods coloured; the diagonal and each table's derived tolerance band."""
     import matplotlib.pyplot as plt
 
+    from .. import plots
+
     arts = sorted(set(comp["artifact"]))
     scorings = [a for a in ("correct", "demo2") if any(a in x for x in arts)]
     fig, axes = plt.subplots(1, len(scorings), figsize=(5.2 * len(scorings), 4.6),
@@ -1506,6 +1508,12 @@ def plot_published_vs_reproduced(comp: pd.DataFrame):
             ax.scatter(mm["published"], mm["reproduced"], s=size, alpha=0.8, marker=mk,
                        edgecolors=col, facecolors=col if face else "none", label=names[m],
                        clip_on=False, zorder=3)
+        if "one_class_share" in sub:
+            plots.mark_one_class(
+                ax, sub["published"], sub["reproduced"], sub["one_class_share"],
+                reason="at least one run of the cell predicted one class for every point "
+                       "(`one_class_share` > 0 in comparison.csv): a constant predictor, "
+                       "whose F-measure follows from the class counts alone")
         ax.plot([0, 100], [0, 100], color="k", lw=0.8)
         tabs = sub.assign(_t=sub["artifact"].str.split(" (", regex=False).str[0])
         for (t, g), alpha in zip(sorted(tabs.groupby("_t")), (0.10, 0.06), strict=False):
@@ -1517,9 +1525,9 @@ def plot_published_vs_reproduced(comp: pd.DataFrame):
         ax.set_xlabel("published F-measure (%)")
         ax.set_title(f"Tables III-IV, {sc} scoring")
     axes[0][0].set_ylabel("reproduced F-measure (%)")
-    h, lab = axes[0][-1].get_legend_handles_labels()
+    h, lab = plots.legend_handles(fig)
     fig.legend(h, lab, loc="lower center", ncol=3, fontsize=8)
-    fig.suptitle("Every dataset cell of Tables III-IV: λ ∈ {"
+    fig.suptitle("Every dataset cell of Tables III-IV (x: the published value): λ ∈ {"
                  + ", ".join(f"{v:g}" for v in lams) + "}, linear and Gaussian (σ = 1) kernels, "
                  "the fixed split", fontsize=9)
     fig.tight_layout(rect=(0, 0.12, 1, 0.95))
@@ -1614,6 +1622,11 @@ def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True, lam=0.
                                lw=1.2 if rule == "1 (paper)" else 1.6,
                                ls="-" if rule == "1 (paper)" else "--", label=lab)
                 handles.setdefault(lab, h)
+                if value.startswith("test_") and "test_positive_rate" in g:
+                    plots.mark_one_class(
+                        ax, g["n_unlabelled"], g[value], g["test_positive_rate"].isin([0, 1]),
+                        reason="the fit predicted one class for every test point "
+                               "(`test_positive_rate` 0 or 1 in scaling.csv)")
             plots.log_axis(ax, "x", ticks=grid)
             if logy:
                 plots.log_axis(ax, "y")
@@ -1631,37 +1644,112 @@ def plot_scaling(df: pd.DataFrame, value: str, ylabel: str, *, logy=True, lam=0.
     if "select" in rules:
         setting += ("\nand USMO with (σ, λ) selected on the training sample (X, s) by PU "
                     "cross-validation (recall² / Pr[f = +1])")
+    setting += ("\nours: the paper has no memory figure (its text claims linear memory)"
+                if value == "peak_mb" else
+                "\nFigs 4-7 analogue; the paper prints no numbers for these figures")
     fig.suptitle(setting, fontsize=10)
+    for lab, h in zip(*plots.legend_handles(fig)[::-1]):
+        handles.setdefault(lab, h)
     fig.legend(list(handles.values()), list(handles), loc="lower center",
                ncol=min(len(handles), 3), fontsize=8)
-    fig.tight_layout(rect=(0, 0.07 + 0.03 * (len(handles) > 3), 1,
-                           0.97 - 0.03 * setting.count("\n")))
+    rows = -(-len(handles) // 3)
+    fig.tight_layout(rect=(0, 0.04 + 0.03 * rows, 1, 1))  # the suptitle is laid out too
     return fig
 
 
 def plot_pass_trace(tr: pd.DataFrame, title: str):
-    """Fig. 1 analogue: (a) time per pass, (b) dual objective per pass."""
+    """Fig. 1 analogue: (a) time per pass, on a log axis (the passes after the first are
+    orders of magnitude shorter: on a linear axis they all sit at 0 and no later peak is
+    visible), whole-set and non-bound passes marked; (b) dual objective per pass. The
+    paper's figure has no numbers; the caption is :func:`pass_trace_caption`."""
     import matplotlib.pyplot as plt
 
-    fig, (a, b) = plt.subplots(1, 2, figsize=(9.5, 3.4))
+    from .. import plots
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(9.5, 3.6))
     whole = tr["kind"] == 1
-    a.plot(tr["pass"], tr["seconds"], color="#1f77b4", lw=1.2)
-    a.scatter(tr["pass"][whole], tr["seconds"][whole], color="#d62728", s=14, zorder=3,
+    sec = tr["seconds"].clip(lower=1e-7)
+    a.plot(tr["pass"], sec, color="#1f77b4", lw=1.2)
+    a.scatter(tr["pass"][whole], sec[whole], color="#d62728", s=22, zorder=3,
               label="whole-set pass")
-    a.scatter(tr["pass"][~whole], tr["seconds"][~whole], color="#1f77b4", s=10, zorder=3,
+    a.scatter(tr["pass"][~whole], sec[~whole], color="#1f77b4", s=14, zorder=3,
               label="non-bound pass")
     a.set_xlabel("pass (iteration)")
-    a.set_ylabel("time of the pass (s)")
+    plots.log_axis(a, "y", ticks=[10.0 ** k for k in range(-7, 4)])
+    a.set_ylabel("time of the pass (s, log scale)")
     a.set_title("(a) training time per pass")
-    a.legend()
+    a.legend(loc="upper right")
     b.plot(tr["pass"], tr["dual_objective"], color="#1f77b4", marker=".")
     b.ticklabel_format(axis="y", useOffset=False, style="plain")
     b.set_xlabel("pass (iteration)")
-    b.set_ylabel("dual objective (6)")
+    b.set_ylabel("dual objective (6) after the pass")
     b.set_title("(b) objective per pass")
-    fig.suptitle(title, fontsize=10)
+    for ax in (a, b):
+        ax.set_xticks(list(tr["pass"]))
+    fig.suptitle(title + "\n(the paper's Fig. 1 has no numbers: nothing to overlay)",
+                 fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def _local_peaks(v) -> list[int]:
+    """0-based positions of the values strictly greater than each neighbour (the ends
+    compared with their one neighbour; a single value is no peak)."""
+    v = np.asarray(v, dtype=float)
+    out = []
+    for i in range(v.size):
+        nb = [v[j] for j in (i - 1, i + 1) if 0 <= j < v.size]
+        if nb and all(v[i] > x for x in nb):
+            out.append(i)
+    return out
+
+
+def pass_trace_caption(tr: pd.DataFrame) -> str:
+    """The caption of :func:`plot_pass_trace`, from the trace itself: which passes are
+    whole-set passes, which passes are peaks of the time (slower than each neighbour),
+    whether the two coincide, the share of the slowest pass, and where the objective
+    changed. Nothing is said that the trace does not show."""
+    t = tr["seconds"].to_numpy(dtype=float)
+    p = tr["pass"].to_numpy()
+    whole = (tr["kind"] == 1).to_numpy()
+    peaks = _local_peaks(t)
+    wp = [int(x) for x in p[whole]]
+    pk = [int(p[i]) for i in peaks]
+    both = sorted(set(wp) & set(pk))
+    slow = int(np.argmax(t))
+    parts = [f"{len(tr)} passes; whole-set passes: {', '.join(map(str, wp)) or 'none'}."]
+    parts.append(f"The slowest is pass {int(p[slow])} "
+                 f"({'whole-set' if whole[slow] else 'non-bound'}, {t[slow]:.3g} s, "
+                 f"{t[slow] / t.sum():.0%} of the time of all passes); the others take "
+                 f"{np.delete(t, slow).min():.2g} to {np.delete(t, slow).max():.2g} s, "
+                 "hence the log axis.")
+    if not peaks:
+        parts.append("No pass is slower than both its neighbours.")
+    elif set(pk) == set(wp):
+        parts.append(f"The peaks of the time (passes slower than each neighbour: "
+                     f"{', '.join(map(str, pk))}) are exactly the whole-set passes, as in "
+                     "the paper's Fig. 1(a).")
+    else:
+        parts.append(f"Peaks of the time (passes slower than each neighbour): "
+                     f"{', '.join(map(str, pk))}; of these, whole-set passes: "
+                     f"{', '.join(map(str, both)) or 'none'}. The paper's Fig. 1(a) has a "
+                     "peak at every whole-set pass; here that holds for "
+                     f"{len(both)} of {len(wp)}.")
+    if "n_changed" in tr:
+        nc = tr["n_changed"].to_numpy()
+        parts.append("Multipliers changed per pass: "
+                     + ", ".join(f"{int(a)}" for a in nc) + ".")
+    obj = tr["dual_objective"].to_numpy(dtype=float)
+    d = np.diff(obj)
+    if d.size:
+        k = int(np.argmax(np.abs(d)))
+        parts.append(f"After pass 1 (the trace does not record the objective before it) the "
+                     f"objective changes most at pass {int(p[k + 1])} "
+                     f"({'whole-set' if whole[k + 1] else 'non-bound'}, {d[k]:+.3g})"
+                     + (f"; it does not change at pass(es) "
+                        f"{', '.join(str(int(p[i + 1])) for i in np.flatnonzero(d == 0))}"
+                        if np.any(d == 0) else "") + ".")
+    return " ".join(parts)
 
 
 def plot_passes_vs_n(df: pd.DataFrame):
@@ -1675,14 +1763,19 @@ def plot_passes_vs_n(df: pd.DataFrame):
         g = g.sort_values("n_unlabelled")
         a.plot(g["n_unlabelled"], g["passes"], marker="o", label=f"{d}, {k}")
         b.plot(g["n_unlabelled"], g["pair_updates"], marker="o", label=f"{d}, {k}")
-    a.axhline(40, color="k", ls="--", lw=0.8, label="paper: < 40 at n ≈ 6000")
+    plots.overlay_bound(a, CLAIM_RULES["max_passes"],
+                        label=f"paper: < {CLAIM_RULES['max_passes']} passes at "
+                              f"n ≈ {CLAIM_RULES['passes_at_n']}")
     a.set_xlabel("unlabelled samples n")
     a.set_ylabel("passes")
     b.set_xlabel("unlabelled samples n")
     b.set_ylabel("pair updates")
     plots.log_axis(b, "x", ticks=_sparse_ticks(sorted(df["n_unlabelled"].unique())))
     plots.log_axis(b, "y")
-    a.legend(fontsize=7)
+    top = max(CLAIM_RULES["max_passes"], float(df["passes"].max())) * 1.12
+    a.set_ylim(0, top)
+    # the legend in the band between the data and the paper's bound, in two columns
+    a.legend(fontsize=7, ncol=2, loc="center", bbox_to_anchor=(0.5, 0.6))
     fig.tight_layout()
     return fig
 
@@ -1697,10 +1790,11 @@ def plot_ablations(ab: pd.DataFrame):
     for rule, col in (("complete", "#1f77b4"), ("paper", "#d62728")):
         g = ab[(ab.stopping == rule) & (ab.init == "ocsvm")]
         a.hist(np.log10(np.maximum(g["rel_gap"], floor)), bins=30, alpha=0.6, color=col,
-               label=f"{rule} rule")
+               label="the paper's rule" if rule == "paper" else f"{rule} rule")
     a.set_xlabel("log10 relative objective gap to the QP")
     a.set_ylabel("problems")
     a.set_title("(a) stopping rule (OCSVM init)")
+    fig.suptitle("Ablations of ours (the paper has no such figure)", fontsize=10)
     a.legend()
     c = ab[ab.stopping == "complete"].pivot_table(index=["dataset", "kernel", "lam"],
                                                    columns="init", values="passes")

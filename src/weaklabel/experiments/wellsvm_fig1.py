@@ -67,7 +67,8 @@ def plot_fig1_relative(raw: pd.DataFrame, reference: str = "WellSVM"):
     plots.log_axis(ax, "y")
     ax.set_ylabel(f"fit time / {reference}'s fit time")
     ax.set_title(f"Fig. 1 analogue: CPU time relative to {reference}\n(geometric mean over "
-                 "data sets and repetitions; whiskers: interquartile range)", fontsize=9)
+                 "data sets and repetitions; whiskers: interquartile range;\nthe paper's "
+                 "Fig. 1 has no readable numbers: nothing to overlay)", fontsize=9)
     ax.legend(fontsize=8, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.12),
               frameon=False)
     fig.tight_layout()

@@ -654,26 +654,44 @@ def roi_fig6_curves(curves: pd.DataFrame) -> pd.DataFrame:
 
 def plot_mil_fig6(curves: pd.DataFrame):
     """Fig. 6 analogue: mean ROI successes among the ``k`` most confident test bags, one
-    panel per concept, one curve per method."""
+    panel per concept (two rows of three, the legend in the free slot, so it covers no
+    curve), one curve per method; a shared k axis, each panel its own success scale (the
+    concepts have different numbers of relevant test bags); units (bags) on the axes. The
+    paper's Fig. 6 has no readable numbers: the title says so."""
     import matplotlib.pyplot as plt
 
     mc = roi_fig6_curves(curves)
     concepts = [c for c in ROI_CONCEPTS if c in set(mc.concept)]
-    fig, axes = plt.subplots(1, len(concepts), figsize=(3.2 * len(concepts) + 0.6, 3.3),
-                             sharey=False, squeeze=False)
+    ncols = 3 if len(concepts) > 2 else max(len(concepts), 1)
+    nrows = -(-(len(concepts) + 1) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows + 0.6),
+                             sharex=True, squeeze=False)
     mark = "os^v<>D"
-    for ax, c in zip(axes[0], concepts):
+    flat = axes.ravel()
+    for ax, c in zip(flat, concepts):
         sub = mc[mc.concept == c]
         for j, m in enumerate(MIL_METHODS):
             s = sub[sub.method == m]
             if len(s):
-                ax.plot(s.k, s.successes, marker=mark[j % len(mark)], ms=3, lw=1.2, label=m)
-        ax.set_title(c)
-        ax.set_xlabel("k most confident bags")
-    axes[0][0].set_ylabel("ROI successes")
-    axes[0][-1].legend(fontsize=7, loc="upper left")
-    fig.suptitle("Fig. 6 analogue: ROI successes among the k most confident test bags "
-                 "(substitute images, mean over splits)", fontsize=10)
+                ax.plot(s.k, s.successes, marker=mark[j % len(mark)], ms=4, lw=1.5, label=m)
+        ax.set_title(c, fontsize=12)
+        ax.tick_params(labelsize=10)
+        ax.grid(alpha=0.3)
+    for i, ax in enumerate(flat):
+        if i % ncols == 0:
+            ax.set_ylabel("ROI successes (bags)", fontsize=11)
+        if i < len(concepts) and i + ncols >= len(concepts):  # no data panel below
+            ax.set_xlabel("k most confident test bags", fontsize=11)
+            ax.xaxis.set_tick_params(labelbottom=True)
+    spare = flat[len(concepts):]
+    for ax in spare:
+        ax.axis("off")
+    h, lab = flat[0].get_legend_handles_labels()
+    (spare[0] if len(spare) else fig).legend(h, lab, loc="center", fontsize=11,
+                                            frameon=False, title="method", title_fontsize=11)
+    fig.suptitle("Fig. 6 analogue: ROI successes among the k most confident test bags\n"
+                 "(substitute images, mean over splits; the paper's Fig. 6 has no readable "
+                 "numbers)", fontsize=12)
     fig.tight_layout()
     return fig
 
@@ -739,7 +757,8 @@ def plot_mil_fig5(fig5: pd.DataFrame, cfg: dict):
             if j == 0:
                 ax.set_ylabel(c, fontsize=9)
     fig.suptitle("Fig. 5 analogue: ROI located by each method (green: a real ROI, red: not; "
-                 "dashed: image not predicted relevant; white: true ROIs)", fontsize=8)
+                 "dashed: image not predicted relevant; white: true ROIs)\nthe paper's Fig. 5 "
+                 "shows images of its own data: no numbers to overlay", fontsize=8)
     fig.tight_layout()
     return fig
 
