@@ -299,11 +299,14 @@ class GMMC(_TwoClusterBase):
     beta : float or None, default=None
         Balance of the rounding, in ``[0, N]``; ``None``: ``0.03 N``.
     ridge : float, default=1e-3
-    max_n : int, default=300
-        Larger data sets raise ``ValueError`` naming ``max_n`` and N (the SDP has an
-        ``N x N`` matrix variable; at N = 300 the defaults took minutes).
+    max_n : int, default=100
+        Larger data sets raise ``ValueError`` naming ``max_n`` and N. The SDP has an
+        ``N x N`` matrix variable and its cost grows steeply: with the defaults, two
+        Gaussian blobs took 4 s at N = 60, 7 s at N = 100 and 84 s at N = 200 (one core),
+        so the default keeps a fit within about 10 s; raise it to attempt larger N.
     time_limit : float or None, default=600
-        SCS time limit in seconds.
+        SCS's own time limit in seconds; cvxpy's compilation of the SDP (most of the
+        time at N = 200) is not bounded by it.
     tol : float, default=1e-5
         SCS absolute and relative tolerance.
 
@@ -317,7 +320,7 @@ class GMMC(_TwoClusterBase):
     """
 
     def __init__(self, kernel="gaussian", sigma="scale", C=1.0, *, sigma_ratio=1.0,
-                 beta=None, ridge=1e-3, max_n=300, time_limit=600.0, tol=1e-5):
+                 beta=None, ridge=1e-3, max_n=100, time_limit=600.0, tol=1e-5):
         self.kernel = kernel
         self.sigma = sigma
         self.C = C
@@ -336,8 +339,8 @@ class GMMC(_TwoClusterBase):
         if n > max_n:
             raise ValueError(
                 f"GMMC: X has n = {n} rows, more than max_n={max_n}: the SDP relaxation has "
-                "an n x n matrix variable and its cost grows steeply with n (at n = 300 the "
-                "defaults took minutes). Raise max_n to attempt it, or subsample X.")
+                "an n x n matrix variable and its cost grows steeply with n (84 s at n = 200 "
+                "on one core). Raise max_n to attempt it, or subsample X.")
         X, k = self._prepare(X)
         r = gmmc_sdp(gram(X, X, k), self.C, beta=self._beta(n), ridge=self.ridge,
                      max_n=max_n, time_limit=self.time_limit, eps=self.tol)
