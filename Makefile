@@ -27,13 +27,16 @@ endif
 
 install: $(STAMP)
 
-# Installs exactly the lock (hash-checked, no resolver), then the package itself without deps.
+# Installs exactly the lock (hash-checked, no resolver), then the package itself without deps,
+# then compiles the package's numba code into $(NUMBA_CACHE_DIR) once (tools/warm_numba.py), so
+# first fits, the tests and the stages load it instead of compiling it.
 $(STAMP): $(LOCK) pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	$(BIN)/python -m pip check
+	$(BIN)/python tools/warm_numba.py
 	@touch $(STAMP)
 
 # Re-resolve pyproject.toml into requirements.lock (+ environment.yml), keeping the locked
