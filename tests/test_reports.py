@@ -201,3 +201,15 @@ def test_drop_css_rules_removes_only_the_rules_naming_the_needle():
     out = _drop_css_rules(html, "vnd.jupyter.stderr")
     assert ".a { x: 1; }" in out and ".c { z: 3; }" in out and "y: 2" not in out
     assert "<p>vnd.jupyter.stderr in text</p>" in out  # text, not a selector: kept
+
+
+def test_export_html_shows_a_tagged_markdown_cell_and_hides_a_tagged_code_input(synthetic):
+    """A hide tag hides a code cell's input; a Markdown cell's input is its text, so a
+    Markdown summary heading tagged ``summary`` is shown (it was hidden once)."""
+    nb = pipeline.postprocess_notebook(synthetic)
+    nb["cells"].insert(1, {"cell_type": "markdown", "id": "summary-md",
+                           "metadata": {"tags": ["summary"]},
+                           "source": "## Summary\n\nWhat this run found."})
+    html = pipeline.export_html(nb)
+    assert 'id="Summary"' in html and "What this run found." in html
+    assert "display(Markdown(summary))" not in html  # the tagged code cell's input: hidden

@@ -370,10 +370,11 @@ def readable_html(html: str) -> str:
 
 
 def export_html(nb: dict) -> str:
-    """HTML of an executed notebook (nbconvert's lab template): the input of cells tagged
-    :data:`HIDE_INPUT_TAGS` removed, the parameters shown once (:func:`one_parameters_cell`),
-    the page titled by the notebook's first heading, MathJax loaded from :data:`MATHJAX_URL`
-    (relative to ``reports/``) instead of a CDN, and made readable (:func:`readable_html`)."""
+    """HTML of an executed notebook (nbconvert's lab template): the input of code cells
+    tagged :data:`HIDE_INPUT_TAGS` removed (Markdown cells always shown), the parameters
+    shown once (:func:`one_parameters_cell`), the page titled by the notebook's first
+    heading, MathJax loaded from :data:`MATHJAX_URL` (relative to ``reports/``) instead of a
+    CDN, and made readable (:func:`readable_html`)."""
     import copy
 
     import nbformat
@@ -381,6 +382,11 @@ def export_html(nb: dict) -> str:
     from nbconvert.preprocessors import TagRemovePreprocessor
 
     nb = one_parameters_cell(copy.deepcopy(nb))
+    for cell in nb.get("cells", []):
+        # a Markdown cell's input is its text: a hide tag (e.g. the summary's) never hides it
+        if cell.get("cell_type") == "markdown" and set(_tags(cell)) & set(HIDE_INPUT_TAGS):
+            meta = cell.setdefault("metadata", {})
+            meta["tags"] = [t for t in _tags(cell) if t not in HIDE_INPUT_TAGS]
     node = nbformat.from_dict(nb)
     exporter = HTMLExporter(template_name="lab")
     exporter.register_preprocessor(
