@@ -40,6 +40,7 @@ from .._validation import (
     check_int,
     check_matrix,
     check_positive,
+    check_random_state,
 )
 from ..kernels import gram, make_kernel
 from ..solvers.mmc import alignment_init, check_beta, cpmmc, iter_svr, kernel_kmeans
@@ -64,6 +65,8 @@ class _TwoClusterBase(ClusterMixin, BaseEstimator):
     """Shared input handling: ``X`` (at least 2 rows, finite), the kernel, ``beta``."""
 
     def _prepare(self, X):
+        if "random_state" in self._get_param_names():
+            check_random_state(self.random_state, "random_state")
         X = check_matrix(X, "X", min_rows=2)
         check_dense_memory(X.shape[0], 1, owner=type(self).__name__)
         kernel = self.kernel
@@ -367,18 +370,19 @@ class GMMC(_TwoClusterBase):
         self.verbose = verbose
 
     def fit(self, X, y=None):
-        from ..reference.mmc import gmmc_sdp
-
         max_n = check_int(self.max_n, "max_n", minimum=2)
+        tol = check_positive(self.tol, "tol")
         n = check_matrix(X, "X", min_rows=2).shape[0]
         if n > max_n:
             raise ValueError(
                 f"GMMC: X has n = {n} rows, more than max_n={max_n}: the SDP relaxation has "
                 "an n x n matrix variable and its cost grows steeply with n (84 s at n = 200 "
                 "on one core). Raise max_n to attempt it, or subsample X.")
+        from ..reference.mmc import gmmc_sdp  # cvxpy: imported once the input is valid
+
         X, k = self._prepare(X)
         r = gmmc_sdp(gram(X, X, k), self.C, beta=self._beta(n), ridge=self.ridge,
-                     max_n=max_n, time_limit=self.time_limit, eps=self.tol,
+                     max_n=max_n, time_limit=self.time_limit, eps=tol,
                      verbose=bool(self.verbose))
         if self.verbose:
             print(f"GMMC: SDP with N={n} solved by SCS in {r.seconds:.3g} s, status {r.status}")

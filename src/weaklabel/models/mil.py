@@ -35,7 +35,7 @@ import numpy as np
 from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_choice, check_int, check_labels_pm1
+from .._validation import check_choice, check_int, check_labels_pm1, check_random_state
 from ..kernels import gram
 from ..solvers.mil import (
     diverse_density,
@@ -148,6 +148,8 @@ class _MILClassifier(_ParamsProtocol):
         self
         """
         t0 = time.perf_counter()
+        if "random_state" in self._get_param_names():
+            check_random_state(self.random_state, "random_state")
         X, ptr = stack_mil_bags(bags, "bags")
         n_bags = ptr.shape[0] - 1
         if y is None:
