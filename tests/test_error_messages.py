@@ -15,6 +15,7 @@ import pytest
 
 from weaklabel._validation import check_choice, check_random_state
 from weaklabel.models import (
+    CCCPTSVM,
     CPMMC,
     CUU,
     EMDD,
@@ -202,3 +203,25 @@ def test_check_random_state_leaves_a_generator_untouched():
     assert rng.bit_generator.state == state
     assert check_random_state(np.int64(3)) == 3
     assert check_random_state([1, 2]) == [1, 2]
+
+
+# ------------------------------------------------------------------ CCCPTSVM's ramp s
+@pytest.mark.parametrize("value", ["bogus", (), [-1.0], True, None])
+def test_cccptsvm_ramp_s_of_a_wrong_type_names_s(value):
+    # before: "could not convert string to float: 'bogus'", "float() argument must be a
+    # string or a real number, not 'tuple'"; True was read as 1.0
+    with pytest.raises(TypeError, match=r"^s \(the ramp parameter\) must be a real"):
+        CCCPTSVM(s=value).fit(_X(), np.full(12, -1))
+
+
+@pytest.mark.parametrize("value", [-1, 0.5, float("nan"), float("inf")])
+def test_cccptsvm_ramp_s_outside_its_range_names_s(value):
+    with pytest.raises(ValueError, match=r"^s \(the ramp parameter\) must satisfy"):
+        CCCPTSVM(s=value).fit(_X(), np.full(12, -1))
+
+
+@pytest.mark.parametrize("value", [-0.3, 0, -0.999, np.float32(-0.5)])
+def test_cccptsvm_valid_ramp_s_passes_its_check(value):
+    with pytest.raises(ValueError) as info:  # all unlabelled: an error naming y
+        CCCPTSVM(s=value).fit(_X(), np.full(12, -1))
+    assert "ramp" not in str(info.value), str(info.value)
