@@ -10,10 +10,18 @@ under test passed its check) without running a fit.
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 
-from weaklabel._validation import check_choice, check_random_state
+from weaklabel._validation import (
+    ConvergenceWarning,
+    check_choice,
+    check_random_state,
+    warn_not_converged,
+)
 from weaklabel.models import (
     CCCPTSVM,
     CPMMC,
@@ -32,8 +40,11 @@ from weaklabel.models import (
     KernelKMeans,
     LapSVM,
     RampPU,
+    WellSVM,
     WellSVMClustering,
+    WellSVMMIL,
 )
+from weaklabel.models.wellsvm import reissue_wellsvm_warnings
 
 
 def _X(n=12, d=2, seed=0):
@@ -225,3 +236,104 @@ def test_cccptsvm_valid_ramp_s_passes_its_check(value):
     with pytest.raises(ValueError) as info:  # all unlabelled: an error naming y
         CCCPTSVM(s=value).fit(_X(), np.full(12, -1))
     assert "ramp" not in str(info.value), str(info.value)
+
+
+# ------------------------------------------------------------------ WellSVM family warnings
+_SOLVER_NAMES = re.compile(r"\b(max_outer|mkl_max_iter|mkl_tol|inner_eps|eps|thr)\b")
+
+
+def _solver_warning(solver, cap, param, tol_param, what="relative label violation"):
+    """The text a WellSVM solver emits (recorded from the solvers' own helper)."""
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        warn_not_converged(solver, cap, 0.5, what=what, param=param, tol_param=tol_param)
+    return rec
+
+
+def _reissued(caught, max_iter=3):
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        failed = reissue_wellsvm_warnings(caught, "WellSVM", max_iter, stacklevel=2)
+    return failed, [str(w.message) for w in rec]
+
+
+@pytest.mark.parametrize("solver, param, tol_param, expect", [
+    ("wellsvm", "max_outer", "eps", "label-generation loop stopped at max_iter=3"),
+    ("wellsvm_mil", "max_outer", "eps", "label-generation loop stopped at max_iter=3"),
+    ("wellsvm (MLKL)", "mkl_max_iter", "mkl_tol", "multiple-label-kernel (MLKL) solve"),
+    ("label_kernel_dual", "max_iter", "eps", "an inner SVM solve stopped"),
+    ("smo", "max_iter", "eps", "an inner SVM solve stopped"),
+])
+def test_wellsvm_warnings_are_reissued_in_the_estimators_words(solver, param, tol_param,
+                                                               expect):
+    # before (label_kernel_dual / smo): "the label-generation loop stopped at max_iter=3
+    # outer iterations", which is not what stopped
+    failed, msgs = _reissued(_solver_warning(solver, 10**7, param, tol_param))
+    assert failed and len(msgs) == 1 and expect in msgs[0], msgs
+    assert not _SOLVER_NAMES.search(msgs[0]), msgs[0]
+
+
+def test_wellsvm_prop_check_warning_names_no_solver_argument():
+    w = warnings.WarningMessage(RuntimeWarning(
+        "wellsvm: 2 Prop. 4 check(s) failed (a label reported violated does not increase "
+        "y'Hy); the inner solutions may be inaccurate, lower inner_eps."), RuntimeWarning,
+        "solver.py", 1)
+    failed, msgs = _reissued([w])
+    assert failed and "2 Prop. 4 check(s) failed" in msgs[0]
+    assert not _SOLVER_NAMES.search(msgs[0]), msgs[0]
+
+
+def test_other_warnings_pass_through_unchanged():
+    w = warnings.WarningMessage(UserWarning("max_outer is mentioned here"), UserWarning,
+                                "solver.py", 1)
+    failed, msgs = _reissued([w])
+    assert not failed and msgs == ["max_outer is mentioned here"]
+
+
+def _wellsvm_data(n=40):
+    rng = np.random.default_rng(0)
+    y = np.where(np.arange(n) % 2 == 0, 1, 0)
+    X = rng.standard_normal((n, 2)) + 2.0 * y[:, None]
+    ys = y.copy()
+    ys[4:] = -1
+    return X, ys
+
+
+def _wellsvm_bags():
+    rng = np.random.default_rng(0)
+    bags = []
+    for i in range(10):
+        b = rng.standard_normal((3, 2))
+        if i % 2 == 0:
+            b[0, 0] += 4.0
+        bags.append(b)
+    return bags, (np.arange(10) % 2 == 0).astype(int)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: (WellSVM(kernel="linear", max_iter=1), _wellsvm_data()),
+    lambda: (WellSVMClustering(max_iter=1, random_state=0), (_wellsvm_data()[0],)),
+    lambda: (WellSVMMIL(max_iter=1), _wellsvm_bags()),
+], ids=["WellSVM", "WellSVMClustering", "WellSVMMIL"])
+def test_wellsvm_family_cap_warning_names_max_iter_at_the_users_line(make):
+    est, args = make()
+    with pytest.warns(ConvergenceWarning) as rec:
+        est.fit(*args)
+    ours = [w for w in rec if issubclass(w.category, ConvergenceWarning)]
+    assert any("max_iter=1" in str(w.message) for w in ours), [str(w.message) for w in ours]
+    for w in ours:
+        assert not _SOLVER_NAMES.search(str(w.message)), str(w.message)
+        assert w.filename == __file__, w.filename
+    assert est.converged_ is False
+
+
+@pytest.mark.parametrize("make", [
+    lambda: (WellSVM(kernel="linear"), _wellsvm_data()),
+    lambda: (WellSVMMIL(), _wellsvm_bags()),
+], ids=["WellSVM", "WellSVMMIL"])
+def test_wellsvm_family_default_cap_does_not_warn_here(make):
+    est, args = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est.fit(*args)
+    assert est.converged_ is True
