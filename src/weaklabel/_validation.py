@@ -213,9 +213,32 @@ def check_int(value, name: str, *, minimum: int = 0) -> int:
     return int(value)
 
 
+def check_random_state(value, name: str = "random_state"):
+    """A seed numpy's ``default_rng`` takes: ``None``, a non-negative integer, a
+    ``numpy.random.Generator`` (or ``BitGenerator`` / ``SeedSequence``, or a sequence of
+    non-negative integers); a bool is refused. Returns ``value`` unchanged (a Generator is
+    not advanced)."""
+    if value is None or isinstance(value, np.random.Generator):
+        return value
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be None, a non-negative integer or a "
+                        f"numpy.random.Generator, got bool {value!r}.")
+    try:
+        np.random.default_rng(value)
+    except (TypeError, ValueError):
+        raise (ValueError if isinstance(value, numbers.Integral) else TypeError)(
+            f"{name} must be None, a non-negative integer or a numpy.random.Generator, got "
+            f"{type(value).__name__} {value!r}.") from None
+    return value
+
+
 def check_choice(value, name: str, choices):
-    """``value`` must be one of ``choices``."""
-    if value not in choices:
+    """``value`` must be one of ``choices`` (an unhashable ``value``, e.g. a list, is not)."""
+    try:
+        ok = value in choices
+    except TypeError:  # unhashable: cannot be a member of a set of choices
+        ok = False
+    if not ok:
         raise ValueError(f"{name} must be one of {sorted(choices)!r}, got {value!r}.")
     return value
 

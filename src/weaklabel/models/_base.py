@@ -47,6 +47,7 @@ from .._validation import (
     check_positive,
     check_prior,
     check_pu_indicator,
+    check_random_state,
     check_target_given,
     check_vector,
 )
@@ -188,6 +189,12 @@ class WeakLabelClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             )
         return X
 
+    def _check_random_state(self):
+        """``random_state`` (where the estimator has one): a seed ``default_rng`` takes, or a
+        clear error naming it (checked by the family validators before any use)."""
+        if "random_state" in self._get_param_names():
+            check_random_state(self.random_state, "random_state")
+
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) >= 0``, ``classes_[0]`` elsewhere."""
         f = self.decision_function(X)
@@ -222,9 +229,10 @@ class PUClassifier(WeakLabelClassifier):
         tags.classifier_tags.poor_score = True
         return tags
 
-    @staticmethod
-    def _validate_pu(X, s):
-        """:func:`validate_pu`: ``(X, s)`` as float64 / bool arrays, or a clear error."""
+    def _validate_pu(self, X, s):
+        """:func:`validate_pu`: ``(X, s)`` as float64 / bool arrays, or a clear error (and
+        ``random_state`` checked)."""
+        self._check_random_state()
         return validate_pu(X, s)
 
     def score(self, X, y, sample_weight=None):
@@ -266,9 +274,10 @@ class SemiSupervisedClassifier(WeakLabelClassifier):
         tags.target_tags = self._target_tags(tags, unlabelled_marker=UNLABELLED)
         return tags
 
-    @staticmethod
-    def _validate_semisupervised(X, y):
-        """``(X, y)`` -> float64 ``X`` and int64 ``y`` in {-1, 0, 1}, or a clear error."""
+    def _validate_semisupervised(self, X, y):
+        """``(X, y)`` -> float64 ``X`` and int64 ``y`` in {-1, 0, 1}, or a clear error (and
+        ``random_state`` checked)."""
+        self._check_random_state()
         X = check_matrix(X, "X", min_rows=2)
         y = check_semisupervised_target(y, "y", n=X.shape[0])
         return X, y

@@ -40,6 +40,7 @@ from .._validation import (
     check_int,
     check_matrix,
     check_positive,
+    check_random_state,
 )
 from ..kernels import gram, make_kernel
 from ..solvers.mmc import alignment_init, check_beta, cpmmc, iter_svr, kernel_kmeans
@@ -64,6 +65,8 @@ class _TwoClusterBase(ClusterMixin, BaseEstimator):
     """Shared input handling: ``X`` (at least 2 rows, finite), the kernel, ``beta``."""
 
     def _prepare(self, X):
+        if "random_state" in self._get_param_names():
+            check_random_state(self.random_state, "random_state")
         X = check_matrix(X, "X", min_rows=2)
         check_dense_memory(X.shape[0], 1, owner=type(self).__name__)
         kernel = self.kernel
@@ -112,6 +115,9 @@ class KernelKMeans(_TwoClusterBase):
     n_draws : int, default=20
     max_iter : int, default=300
     random_state : int, Generator or None
+    verbose : bool, default=False
+        Print one line per Lloyd step and one per run (``n_init``); results are the same
+        either way.
 
     Attributes
     ----------
@@ -125,7 +131,7 @@ class KernelKMeans(_TwoClusterBase):
     """
 
     def __init__(self, kernel="gaussian", sigma="scale", *, sigma_ratio=1.0, init="random",
-                 n_init=1, n_draws=20, max_iter=300, random_state=None):
+                 n_init=1, n_draws=20, max_iter=300, random_state=None, verbose=False):
         self.kernel = kernel
         self.sigma = sigma
         self.sigma_ratio = sigma_ratio
@@ -134,6 +140,7 @@ class KernelKMeans(_TwoClusterBase):
         self.n_draws = n_draws
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         X, k = self._prepare(X)
@@ -142,9 +149,13 @@ class KernelKMeans(_TwoClusterBase):
         rng = np.random.default_rng(self.random_state)
         K = gram(X, X, k)
         best = None
-        for _ in range(n_init):
+        for run in range(1, n_init + 1):
             y0 = (alignment_init(K, self.n_draws, rng) if self.init == "alignment" else None)
-            r = kernel_kmeans(K, y0, max_iter=self.max_iter, random_state=rng)
+            r = kernel_kmeans(K, y0, max_iter=self.max_iter, random_state=rng,
+                              verbose=bool(self.verbose))
+            if self.verbose:
+                print(f"KernelKMeans: run {run} of {n_init}: {r.n_iter} Lloyd steps, "
+                      f"within-cluster sum of squares {r.objective:.8g}")
             if best is None or r.objective < best.objective:
                 best = r
         self.result_ = best
@@ -158,19 +169,30 @@ class AlignedKMeans(_TwoClusterBase):
     the alignment initialisation (Li et al. 2013, 5.3.1) computed on ``kernel``'s Gram
     matrix (default linear, i.e. on ``X`` itself).
 
+    Parameters
+    ----------
+    kernel, sigma, sigma_ratio : see the module docstring.
+    n_draws : int, default=20
+    max_iter : int, default=300
+    random_state : int, Generator or None
+    verbose : bool, default=False
+        Print the initial split and pass ``verbose=1`` to scikit-learn's ``KMeans`` (one
+        line per Lloyd iteration); results are the same either way.
+
     Attributes
     ----------
     labels_, labels_pm1_, cluster_centers_, inertia_, n_iter_, init_labels_
     """
 
     def __init__(self, kernel="linear", sigma="scale", *, sigma_ratio=1.0, n_draws=20,
-                 max_iter=300, random_state=None):
+                 max_iter=300, random_state=None, verbose=False):
         self.kernel = kernel
         self.sigma = sigma
         self.sigma_ratio = sigma_ratio
         self.n_draws = n_draws
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         from sklearn.cluster import KMeans
@@ -178,9 +200,12 @@ class AlignedKMeans(_TwoClusterBase):
         X, k = self._prepare(X)
         y0 = alignment_init(gram(X, X, k), self.n_draws, self.random_state)
         centers = np.vstack([X[y0 > 0].mean(axis=0), X[y0 < 0].mean(axis=0)])
+        if self.verbose:
+            print(f"AlignedKMeans: alignment initialisation ({self.n_draws} draws): "
+                  f"{int(np.sum(y0 > 0))} of {X.shape[0]} points in the first cluster")
         km = KMeans(2, init=centers, n_init=1, max_iter=check_int(self.max_iter, "max_iter",
                                                                    minimum=1),
-                    algorithm="lloyd").fit(X)
+                    algorithm="lloyd", verbose=1 if self.verbose else 0).fit(X)
         self.init_labels_ = y0
         self.cluster_centers_ = km.cluster_centers_
         self.inertia_ = float(km.inertia_)
@@ -205,6 +230,8 @@ class IterSVR(_TwoClusterBase):
     n_draws : int, default=20
     max_iter : int, default=50
     random_state : int, Generator or None
+    verbose : bool, default=False
+        Print one line per regress/re-label round; results are the same either way.
 
     Attributes
     ----------
@@ -214,7 +241,7 @@ class IterSVR(_TwoClusterBase):
 
     def __init__(self, kernel="gaussian", sigma="scale", C=1.0, *, sigma_ratio=1.0,
                  beta=None, epsilon=0.0, init="random", n_draws=20, max_iter=50,
-                 random_state=None):
+                 random_state=None, verbose=False):
         self.kernel = kernel
         self.sigma = sigma
         self.C = C
@@ -225,6 +252,7 @@ class IterSVR(_TwoClusterBase):
         self.n_draws = n_draws
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         X, k = self._prepare(X)
@@ -233,7 +261,8 @@ class IterSVR(_TwoClusterBase):
         y0 = (alignment_init(gram(X, X, k), self.n_draws, self.random_state)
               if self.init == "alignment" else None)
         r = iter_svr(X, self.C, k, beta=beta, epsilon=self.epsilon, y0=y0,
-                     max_iter=self.max_iter, random_state=self.random_state)
+                     max_iter=self.max_iter, random_state=self.random_state,
+                     verbose=bool(self.verbose))
         self.result_ = r
         self.decision_ = r.decision
         self.n_iter_ = r.n_iter
@@ -254,6 +283,8 @@ class CPMMC(_TwoClusterBase):
         Dimension of the explicit feature map of a non-linear kernel.
     cp_tol, tol, max_iter, max_planes : see the solver.
     random_state : int, Generator or None
+    verbose : bool, default=False
+        Print one line per CCCP round; results are the same either way.
 
     Attributes
     ----------
@@ -262,7 +293,7 @@ class CPMMC(_TwoClusterBase):
 
     def __init__(self, kernel="linear", sigma="scale", C=1.0, *, sigma_ratio=1.0, beta=None,
                  n_components=200, cp_tol=1e-2, tol=1e-3, max_iter=30, max_planes=100,
-                 random_state=None):
+                 random_state=None, verbose=False):
         self.kernel = kernel
         self.sigma = sigma
         self.C = C
@@ -274,13 +305,15 @@ class CPMMC(_TwoClusterBase):
         self.max_iter = max_iter
         self.max_planes = max_planes
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         X, k = self._prepare(X)
         r = cpmmc(X, self.C, k, beta=self._beta(X.shape[0], labels=False),
                   n_components=self.n_components,
                   cp_tol=self.cp_tol, tol=self.tol, max_iter=self.max_iter,
-                  max_planes=self.max_planes, random_state=self.random_state)
+                  max_planes=self.max_planes, random_state=self.random_state,
+                  verbose=bool(self.verbose))
         self.result_ = r
         self.decision_ = r.decision
         self.objective_path_ = r.objective_path
@@ -309,6 +342,9 @@ class GMMC(_TwoClusterBase):
         time at N = 200) is not bounded by it.
     tol : float, default=1e-5
         SCS absolute and relative tolerance.
+    verbose : bool, default=False
+        Passed to SCS (through cvxpy): its iteration log, written to the process's standard
+        output, and one summary line; results are the same either way.
 
     Attributes
     ----------
@@ -320,7 +356,8 @@ class GMMC(_TwoClusterBase):
     """
 
     def __init__(self, kernel="gaussian", sigma="scale", C=1.0, *, sigma_ratio=1.0,
-                 beta=None, ridge=1e-3, max_n=100, time_limit=600.0, tol=1e-5):
+                 beta=None, ridge=1e-3, max_n=100, time_limit=600.0, tol=1e-5,
+                 verbose=False):
         self.kernel = kernel
         self.sigma = sigma
         self.C = C
@@ -330,20 +367,25 @@ class GMMC(_TwoClusterBase):
         self.max_n = max_n
         self.time_limit = time_limit
         self.tol = tol
+        self.verbose = verbose
 
     def fit(self, X, y=None):
-        from ..reference.mmc import gmmc_sdp
-
         max_n = check_int(self.max_n, "max_n", minimum=2)
+        tol = check_positive(self.tol, "tol")
         n = check_matrix(X, "X", min_rows=2).shape[0]
         if n > max_n:
             raise ValueError(
                 f"GMMC: X has n = {n} rows, more than max_n={max_n}: the SDP relaxation has "
                 "an n x n matrix variable and its cost grows steeply with n (84 s at n = 200 "
                 "on one core). Raise max_n to attempt it, or subsample X.")
+        from ..reference.mmc import gmmc_sdp  # cvxpy: imported once the input is valid
+
         X, k = self._prepare(X)
         r = gmmc_sdp(gram(X, X, k), self.C, beta=self._beta(n), ridge=self.ridge,
-                     max_n=max_n, time_limit=self.time_limit, eps=self.tol)
+                     max_n=max_n, time_limit=self.time_limit, eps=tol,
+                     verbose=bool(self.verbose))
+        if self.verbose:
+            print(f"GMMC: SDP with N={n} solved by SCS in {r.seconds:.3g} s, status {r.status}")
         self.result_ = r
         self.ran_ = r.ran
         self.relaxation_value_ = r.relaxation_value

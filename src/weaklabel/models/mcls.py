@@ -53,6 +53,7 @@ from .._validation import (
     check_choice,
     check_int,
     check_positive,
+    check_prior,
 )
 from ..kernels import gram
 from ..metrics import lee_liu_criterion
@@ -88,16 +89,17 @@ def _check_K(K, n: int):
 
 def _check_grid(grid, name: str):
     """A non-empty sequence of finite positive numbers."""
+    if isinstance(grid, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of positive numbers, got "
+                        f"{type(grid).__name__} {grid!r}.")
     try:
-        vals = [float(v) for v in grid]
+        vals = list(grid)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of positive numbers, got "
                         f"{type(grid).__name__}.") from None
     if not vals:
         raise ValueError(f"{name} is empty; give at least one positive value.")
-    for v in vals:
-        check_positive(v, name)
-    return vals
+    return [check_positive(v, name) for v in vals]
 
 
 # --------------------------------------------------------------------------- MCLS
@@ -208,6 +210,7 @@ class MCLS(KernelParamsMixin, PUClassifier):
         check_choice(self.init, "init", {"ilu", "nb"})
         check_int(self.max_iter, "max_iter", minimum=1)
         check_positive(self.ilu_C, "ilu_C")
+        check_int(self.n_clusters, "n_clusters", minimum=1)
         return prior
 
     def fit(self, X, s, *, K=None, factor=None, init_labels=None):
@@ -372,6 +375,7 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
         check_positive(self.C, "C")
         check_positive(self.ilu_C, "ilu_C")
         check_int(self.max_iter, "max_iter", minimum=1)
+        check_int(self.n_clusters, "n_clusters", minimum=1)
         X, s = self._validate_pu(X, s)
         K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
@@ -444,7 +448,7 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
     ratio_grid : sequence of float, default=(0.05, 0.2, 1.0)
         ``C_minus / C_plus`` values (<= 1: positive errors weigh more).
     val_fraction : float, default=0.3
-        Share of the rows held out for the selection.
+        Share of the rows held out for the selection, strictly between 0 and 1.
     random_state : int, Generator or None, default=None
         Seeds the hold-out.
     verbose : bool, default=False
@@ -498,6 +502,7 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
         """Fit on ``(X, s)``; ``K`` optional precomputed Gram matrix. Returns ``self``."""
         _check_grid(self.C_plus_grid, "C_plus_grid")
         _check_grid(self.ratio_grid, "ratio_grid")
+        val_fraction = check_prior(self.val_fraction, "val_fraction")
         X, s = self._validate_pu(X, s)
         K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
@@ -513,7 +518,7 @@ class NBBSVM(KernelParamsMixin, PUClassifier):
         # hold-out stratified on s so that it contains labelled positives
         val = np.zeros(n, dtype=bool)
         for grp in (np.flatnonzero(s), np.flatnonzero(~s)):
-            m = int(np.floor(self.val_fraction * grp.size + 0.5))
+            m = int(np.floor(val_fraction * grp.size + 0.5))
             val[rng.choice(grp, size=m, replace=False)] = True
         tr = np.flatnonzero(~val)
         va = np.flatnonzero(val)

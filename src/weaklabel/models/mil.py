@@ -35,7 +35,7 @@ import numpy as np
 from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_choice, check_int, check_labels_pm1
+from .._validation import check_choice, check_int, check_labels_pm1, check_random_state
 from ..kernels import gram
 from ..solvers.mil import (
     diverse_density,
@@ -148,6 +148,8 @@ class _MILClassifier(_ParamsProtocol):
         self
         """
         t0 = time.perf_counter()
+        if "random_state" in self._get_param_names():
+            check_random_state(self.random_state, "random_state")
         X, ptr = stack_mil_bags(bags, "bags")
         n_bags = ptr.shape[0] - 1
         if y is None:
@@ -223,7 +225,7 @@ class _InstanceSVM(KernelParamsMixin, _MILClassifier):
     _solver = None
 
     def __init__(self, C1=1.0, C2=1.0, kernel="gaussian", sigma="scale", degree=3, coef0=1.0,
-                 max_iter=50, tol=1e-3):
+                 max_iter=50, tol=1e-3, verbose=False):
         self.C1 = C1
         self.C2 = C2
         self.kernel = kernel
@@ -232,11 +234,13 @@ class _InstanceSVM(KernelParamsMixin, _MILClassifier):
         self.coef0 = coef0
         self.max_iter = max_iter
         self.tol = tol
+        self.verbose = verbose
 
     def _fit(self, X, ptr, y):
         self.kernel_ = self._kernel(X)
         res = type(self)._solver(X, ptr, y, self.C1, self.C2, self.kernel_,
-                                 max_iter=self.max_iter, tol=self.tol)
+                                 max_iter=self.max_iter, tol=self.tol,
+                                 verbose=bool(self.verbose))
         sv = np.flatnonzero(res.coef != 0)
         self.support_vectors_ = X[sv]
         self.dual_coef_ = res.coef[sv]
@@ -275,6 +279,8 @@ _SVM_PARAMS = """
         Cap on the alternations (SVM solves); ``ConvergenceWarning`` when reached.
     tol : float, default=1e-3
         SMO stopping tolerance.
+    verbose : bool, default=False
+        Print one line per alternation (SVM solve); results are the same either way.
 """
 
 
@@ -450,20 +456,24 @@ class DiverseDensity(_DDBase):
         accuracy (declared; closest to 0.5 on ties), a number is used as given (Maron and
         Ratan: 0.5).
     random_state : int, Generator or None
+    verbose : bool, default=False
+        Print one line per start; results are the same either way.
     """ + _DD_ATTRS
 
     def __init__(self, n_starts=None, max_iter=200, tol=1e-6, threshold="train",
-                 random_state=None):
+                 random_state=None, verbose=False):
         self.n_starts = n_starts
         self.max_iter = max_iter
         self.tol = tol
         self.threshold = threshold
         self.random_state = random_state
+        self.verbose = verbose
 
     def _fit(self, X, ptr, y):
         _check_threshold(self.threshold)
         res = diverse_density(X, ptr, y, n_starts=self.n_starts, max_iter=self.max_iter,
-                              tol=self.tol, random_state=self.random_state)
+                              tol=self.tol, random_state=self.random_state,
+                              verbose=bool(self.verbose))
         self._store(res)
         self._set_threshold(X, ptr, y)
 
@@ -486,21 +496,25 @@ class EMDD(_DDBase):
     threshold : "train" or float in (0, 1), default="train"
         As :class:`DiverseDensity`.
     random_state : int, Generator or None
+    verbose : bool, default=False
+        Print one line per start; results are the same either way.
     """ + _DD_ATTRS
 
     def __init__(self, n_starts=None, max_em_iter=30, max_iter=200, tol=1e-6,
-                 threshold="train", random_state=None):
+                 threshold="train", random_state=None, verbose=False):
         self.n_starts = n_starts
         self.max_em_iter = max_em_iter
         self.max_iter = max_iter
         self.tol = tol
         self.threshold = threshold
         self.random_state = random_state
+        self.verbose = verbose
 
     def _fit(self, X, ptr, y):
         _check_threshold(self.threshold)
         res = em_dd(X, ptr, y, n_starts=self.n_starts, max_em_iter=self.max_em_iter,
-                    max_iter=self.max_iter, tol=self.tol, random_state=self.random_state)
+                    max_iter=self.max_iter, tol=self.tol, random_state=self.random_state,
+                    verbose=bool(self.verbose))
         self._store(res)
         self._set_threshold(X, ptr, y)
 

@@ -20,6 +20,7 @@ nothing to transduce); LapSVM builds its graph on the labelled points.
 
 from __future__ import annotations
 
+import numbers
 import time
 import warnings
 
@@ -412,6 +413,11 @@ class CCCPTSVM(_SSLKernelSVM):
         C1, tol = self._common()
         C2 = check_positive(self.C2, "C2")
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
+        if isinstance(self.s, bool) or not isinstance(self.s, numbers.Real):
+            raise TypeError(f"s (the ramp parameter) must be a real number with -1 < s <= 0, "
+                            f"got {type(self.s).__name__} {self.s!r}.")
+        if not -1.0 < float(self.s) <= 0.0:
+            raise ValueError(f"s (the ramp parameter) must satisfy -1 < s <= 0, got {self.s}.")
         X, lab, X_l, y_l, X_u = self._split(X, y)
         self.kernel_ = self._kernel(X)
         self._check_scale(X, C1 * X_l.shape[0] + 2.0 * C2 * X_u.shape[0], tol)

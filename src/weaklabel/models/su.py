@@ -138,6 +138,7 @@ class SUClassifier(WeakLabelClassifier):
 
     def _validate_su(self, X, s, *, sparse: bool = False):
         """``(X, s)`` -> ``(XS, XU)``; float64, C-contiguous (CSR kept when ``sparse``)."""
+        self._check_random_state()
         if sparse and sp.issparse(X):
             X = sp.csr_matrix(X, dtype=np.float64)
             if X.shape[0] < 3:

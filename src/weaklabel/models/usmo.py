@@ -167,6 +167,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         lam = check_positive(self.lam, "lam")
         tol = check_positive(self.tol, "tol")
         max_iter = check_int(self.max_iter, "max_iter", minimum=0)
+        self._check_random_state()
         Xp, Xu = split_pu(X, s)
         k = self._kernel(Xp, Xu)
         name = f"DoubleHingePU(solver={self.solver!r})"
@@ -390,6 +391,7 @@ class RampPU(KernelParamsMixin, PUClassifier):
         prior = self._check_common()
         lam = check_positive(self.lam, "lam")
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
+        self._check_random_state()
         Xp, Xu = split_pu(X, s)
         k = self._kernel(Xp, Xu)
         p, n = Xp.shape[0], Xu.shape[0]

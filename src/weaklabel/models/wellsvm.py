@@ -42,8 +42,10 @@ def reissue_wellsvm_warnings(caught, owner: str, max_iter, *, stacklevel: int = 
     """Re-emit the warnings of the WellSVM solvers in the estimator's own words.
 
     The solvers name their own arguments (``max_outer``, ``eps``, ``mkl_max_iter``,
-    ``inner_eps``); the estimators have ``max_iter`` and ``tol``. Returns True when the fit
-    did not converge (an outer or an inner cap was reached, or a Prop. 4/6 check failed).
+    ``inner_eps``, and the inner SVM solver's ``max_iter`` / ``eps``); the estimators have
+    ``max_iter`` and ``tol``. Returns True when the fit did not converge (an outer or an
+    inner cap was reached, or a Prop. 4/6 check failed). ``stacklevel`` is that of the
+    user's line as seen from this function (3 when called directly by ``fit``).
     """
     failed = False
     cap = "the default cap" if max_iter is None else f"max_iter={max_iter}"
@@ -55,6 +57,11 @@ def reissue_wellsvm_warnings(caught, owner: str, max_iter, *, stacklevel: int = 
                 text = (f"{owner} did not converge: a multiple-label-kernel (MLKL) solve "
                         "stopped at its iteration cap before its duality gap closed "
                         "(converged_=False); standardise X, or loosen tol.")
+            elif msg.startswith(("label_kernel_dual ", "smo ")):
+                # an inner SVM solve (its tolerance is fixed, not the estimator's tol)
+                text = (f"{owner} did not converge: an inner SVM solve stopped at its "
+                        "iteration cap before reaching its tolerance (converged_=False); "
+                        "standardise X.")
             else:
                 text = (f"{owner} did not converge: the label-generation loop stopped at "
                         f"{cap} outer iterations with a label still violated "

@@ -23,7 +23,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import NotFittedError
 
-from .._validation import check_int, check_matrix, check_positive
+from .._validation import check_int, check_matrix, check_positive, check_random_state
 from ..kernels import check_cache_mb, gram, make_kernel
 from ..solvers.mil import _real_bag
 from ..solvers.wellsvm import (
@@ -160,6 +160,7 @@ class WellSVMClustering(ClusterMixin, _WellSVMKernel, BaseEstimator):
 
     def fit(self, X, y=None):
         """Cluster the rows of ``X`` (``y`` is ignored). Returns ``self``."""
+        check_random_state(self.random_state, "random_state")
         X = check_matrix(X, "X", min_rows=2)
         C = check_positive(self.C, "C")
         check_cache_mb(self.cache_mb)

@@ -127,7 +127,7 @@ def mmc_label_value(K, y, C=1.0, *, solver: str = "CLARABEL") -> float:
 
 def gmmc_sdp(K, C=1.0, *, beta: float, ridge: float = 1e-3, center: bool = True,
              max_n: int = 300, time_limit: float | None = 600.0, eps: float = 1e-5,
-             max_iters: int = 100_000) -> GMMCResult:
+             max_iters: int = 100_000, verbose: bool = False) -> GMMCResult:
     """Solve the GMMC-style SDP (module docstring) with SCS and round its solution.
 
     Parameters
@@ -150,6 +150,9 @@ def gmmc_sdp(K, C=1.0, *, beta: float, ridge: float = 1e-3, center: bool = True,
         SCS absolute and relative tolerance.
     max_iters : int, default=100000
         SCS iteration cap.
+    verbose : bool, default=False
+        Passed to cvxpy's ``solve``: cvxpy's compilation summary and SCS's iteration log
+        (written by SCS to the process's standard output).
     """
     from ..solvers.mmc import check_beta
 
@@ -184,7 +187,7 @@ def gmmc_sdp(K, C=1.0, *, beta: float, ridge: float = 1e-3, center: bool = True,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            prob.solve(solver="SCS", **opts)
+            prob.solve(solver="SCS", verbose=bool(verbose), **opts)
         except cp.error.SolverError as exc:
             raise ReferenceSolverError(f"gmmc_sdp: SCS failed: {exc}") from None
     seconds = time.perf_counter() - t0

@@ -241,7 +241,7 @@ def _gram_and_kernel(X, kernel):
 
 
 def instance_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max_iter=50,
-                    tol=1e-3) -> MISVMResult:
+                    tol=1e-3, verbose=False) -> MISVMResult:
     """mi-SVM (Andrews, Tsochantaridis and Hofmann 2003, Sec. 2, the mi-SVM heuristic).
 
     The instances of negative bags are -1; those of positive bags start at +1. Each round
@@ -266,6 +266,8 @@ def instance_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max
         Cap on SVM solves (``ConvergenceWarning`` when reached with labels still changing).
     tol : float
         SMO stopping tolerance.
+    verbose : bool, default=False
+        Print one line per SVM solve (the number of labels that changed).
 
     Returns
     -------
@@ -284,7 +286,7 @@ def instance_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max
     pos_bags = np.flatnonzero(by > 0)
     changes, converged = [], False
     coef, rho = np.zeros(X.shape[0]), 0.0
-    for _ in range(max_iter):
+    for it in range(1, max_iter + 1):
         coef, rho, _ = _svm(K, y, C, tol)
         f = K @ coef - rho
         new = np.where(in_pos, np.where(f > 0, 1.0, -1.0), -1.0)
@@ -294,6 +296,8 @@ def instance_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max
                 new[s + int(np.argmax(f[s:e]))] = 1.0
         n_changed = int(np.sum(new != y))
         changes.append(n_changed)
+        if verbose:
+            print(f"instance_mi_svm: SVM solve {it}: {n_changed} instance labels changed")
         y = new
         if n_changed == 0:
             converged = True
@@ -311,7 +315,7 @@ def instance_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max
 
 
 def witness_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max_iter=50,
-                   tol=1e-3) -> MISVMResult:
+                   tol=1e-3, verbose=False) -> MISVMResult:
     """MI-SVM (Andrews, Tsochantaridis and Hofmann 2003, Sec. 3, the MI-SVM heuristic).
 
     Each positive bag is represented by one point, each negative instance by itself (Li et
@@ -345,7 +349,7 @@ def witness_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max_
     changes, converged = [], False
     coef = np.zeros(N)
     rho = 0.0
-    for _ in range(max_iter):
+    for it in range(1, max_iter + 1):
         KS = K @ S.T
         ay, rho, _ = _svm(S @ KS, y, C, tol)
         coef = S.T @ ay
@@ -353,6 +357,8 @@ def witness_mi_svm(X, bag_ptr, bag_y, C1=1.0, C2=1.0, kernel="gaussian", *, max_
         new = _segment_argmax(f, ptr)[pos_bags]
         n_changed = int(np.sum(new != witness))
         changes.append(n_changed)
+        if verbose:
+            print(f"witness_mi_svm: SVM solve {it}: {n_changed} witnesses changed")
         witness = new
         S[:p] = 0.0
         S[np.arange(p), witness] = 1.0
@@ -660,7 +666,7 @@ def _lbfgs(fun, x0, d, args, max_iter, tol):
 
 
 def diverse_density(X, bag_ptr, bag_y, *, n_starts=None, scales0=None, max_iter=200,
-                    tol=1e-6, random_state=None) -> DiverseDensityResult:
+                    tol=1e-6, random_state=None, verbose=False) -> DiverseDensityResult:
     """DD (Maron and Ratan 1998): maximise the noisy-or diverse density by L-BFGS-B.
 
     The variables are the target ``t`` and the per-feature weights ``w >= 0``
@@ -682,6 +688,8 @@ def diverse_density(X, bag_ptr, bag_y, *, n_starts=None, scales0=None, max_iter=
         L-BFGS-B projected-gradient tolerance.
     random_state : int, Generator or None
         Seed of the start subset.
+    verbose : bool, default=False
+        Print one line per start (its L-BFGS-B iterations and final objective).
     """
     t0 = time.perf_counter()
     X, ptr, by = _check_problem(X, bag_ptr, bag_y)
@@ -700,6 +708,9 @@ def diverse_density(X, bag_ptr, bag_y, *, n_starts=None, scales0=None, max_iter=
         v0, _ = dd_negative_log_likelihood(x0, X, ptr, by)
         r = _lbfgs(dd_negative_log_likelihood, x0, d, (X, ptr, by), max_iter, tol)
         objs[s_i] = r.fun
+        if verbose:
+            print(f"diverse_density: start {s_i + 1} of {starts.shape[0]} (instance {s}): "
+                  f"{int(r.nit)} L-BFGS-B iterations, -log DD {float(r.fun):.8g}")
         if best is None or r.fun < best[0]:
             best = (float(r.fun), r.x.copy(), float(v0), int(r.nit))
     value, x, v0, nit = best
@@ -714,7 +725,7 @@ def _scaled_d(X, t, w):
 
 
 def em_dd(X, bag_ptr, bag_y, *, n_starts=None, scales0=None, max_em_iter=30, max_iter=200,
-          tol=1e-6, random_state=None) -> DiverseDensityResult:
+          tol=1e-6, random_state=None, verbose=False) -> DiverseDensityResult:
     """EM-DD (Zhang and Goldman 2002).
 
     From a start ``h = (t, w)`` (an instance of a positive bag, weights ``scales0``): the
@@ -725,7 +736,8 @@ def em_dd(X, bag_ptr, bag_y, *, n_starts=None, scales0=None, max_em_iter=30, max
     or after ``max_em_iter`` rounds. Of all starts (as :func:`diverse_density`; default all
     instances of positive bags) the one with the lowest final objective is kept (declared:
     Zhang and Goldman pick among their starts by the training error; we use the objective
-    EM-DD optimises).
+    EM-DD optimises). ``verbose=True`` prints one line per start (its EM rounds and final
+    objective).
     """
     t0 = time.perf_counter()
     X, ptr, by = _check_problem(X, bag_ptr, bag_y)
@@ -759,6 +771,9 @@ def em_dd(X, bag_ptr, bag_y, *, n_starts=None, scales0=None, max_em_iter=30, max
             h, prev = r.x, float(r.fun)
             it += 1
         objs[s_i] = prev
+        if verbose:
+            print(f"em_dd: start {s_i + 1} of {starts.shape[0]} (instance {s}): {it} EM "
+                  f"rounds, objective {prev:.8g}")
         if best is None or prev < best[0]:
             best = (prev, h.copy(), float(v_start), it)
     value, h, v0, nit = best

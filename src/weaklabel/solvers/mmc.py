@@ -200,7 +200,8 @@ def _kkm_distances(K, diag, y):
     return D
 
 
-def kernel_kmeans(K, y0=None, *, max_iter: int = 300, random_state=None) -> ClusteringResult:
+def kernel_kmeans(K, y0=None, *, max_iter: int = 300, random_state=None,
+                  verbose: bool = False) -> ClusteringResult:
     """Two-cluster kernel k-means (KKM): Lloyd's iterations on a Gram matrix.
 
     Each step assigns every point to the nearer cluster mean in feature space,
@@ -218,6 +219,9 @@ def kernel_kmeans(K, y0=None, *, max_iter: int = 300, random_state=None) -> Clus
     max_iter : int, default=300
     random_state : int, Generator or None
         Seeds the random seed points.
+    verbose : bool, default=False
+        Print one line per Lloyd step (the within-cluster sum of squares and the number of
+        labels that changed).
 
     Returns
     -------
@@ -239,10 +243,13 @@ def kernel_kmeans(K, y0=None, *, max_iter: int = 300, random_state=None) -> Clus
         y = _check_init(y0, n).copy()
     path = []
     converged = False
-    for _ in range(max_iter):
+    for it in range(1, max_iter + 1):
         D = _kkm_distances(K, diag, y)
         y_new = np.where(D[:, 0] <= D[:, 1], 1.0, -1.0)
         path.append(float(np.sum(np.where(y_new > 0, D[:, 0], D[:, 1]))))
+        if verbose:
+            print(f"kernel_kmeans: step {it}: within-cluster sum of squares {path[-1]:.8g}, "
+                  f"{int(np.sum(y_new != y))} labels changed")
         if np.array_equal(y_new, y):
             converged = True
             break
@@ -259,7 +266,8 @@ def kernel_kmeans(K, y0=None, *, max_iter: int = 300, random_state=None) -> Clus
 
 # --------------------------------------------------------------------------- IterSVR
 def iter_svr(X, C=1.0, kernel="linear", *, beta: float, epsilon: float = 0.0, y0=None,
-             max_iter: int = 50, svr_eps: float = 1e-3, random_state=None) -> ClusteringResult:
+             max_iter: int = 50, svr_eps: float = 1e-3, random_state=None,
+             verbose: bool = False) -> ClusteringResult:
     """IterSVR (Zhang, Tsang & Kwok 2007): alternate SVR fits and balanced re-labelling.
 
     Round ``t``: fit ``f(x) = sum_i (a_i - a*_i) k(x_i, x) + b`` by epsilon-insensitive SVR
@@ -288,6 +296,8 @@ def iter_svr(X, C=1.0, kernel="linear", *, beta: float, epsilon: float = 0.0, y0
     svr_eps : float, default=1e-3
         Stopping tolerance of the SMO solver.
     random_state : int, Generator or None
+    verbose : bool, default=False
+        Print one line per regress/re-label round.
 
     Returns
     -------
@@ -316,7 +326,7 @@ def iter_svr(X, C=1.0, kernel="linear", *, beta: float, epsilon: float = 0.0, y0
     path = []
     converged = False
     f = np.zeros(n)
-    for _ in range(max_iter):
+    for it in range(1, max_iter + 1):
         # epsilon-SVR as LIBSVM's doubled problem: p = [eps - y; eps + y], signs [+1; -1]
         p = np.concatenate([epsilon - y, epsilon + y])
         res = smo(X2, sgn, C, k, p=p, alpha0=alpha, eps=svr_eps)
@@ -325,6 +335,9 @@ def iter_svr(X, C=1.0, kernel="linear", *, beta: float, epsilon: float = 0.0, y0
         f = K @ coef - res.rho
         path.append(float(res.objective))
         y_new = band_oracle(f, beta)
+        if verbose:
+            print(f"iter_svr: round {it}: SVR objective {path[-1]:.8g}, "
+                  f"{int(np.sum(y_new != y))} labels changed")
         if np.array_equal(y_new, y):
             converged = True
             break
@@ -418,7 +431,7 @@ def _cp_round(Phi, s, C, beta, tol, max_planes, solver):
 def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int = 200,
           exact_max: int = 1000, cp_tol: float = 1e-2, tol: float = 1e-3,
           max_iter: int = 30, max_planes: int = 100, solver: str = "CLARABEL",
-          features=None, random_state=None) -> ClusteringResult:
+          features=None, random_state=None, verbose: bool = False) -> ClusteringResult:
     """CPMMC (Zhao, Wang & Zhang 2008): CCCP + cutting-plane maximum margin clustering.
 
     See the module docstring for the problem and the declared simplifications.
@@ -451,6 +464,8 @@ def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int 
     features : array (N, m), optional
         A precomputed feature map (then ``kernel`` is ignored).
     random_state : int, Generator or None
+    verbose : bool, default=False
+        Print one line per CCCP round (cuts, objective, signs changed).
 
     Returns
     -------
@@ -482,12 +497,15 @@ def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int 
     w = np.zeros(Phi.shape[1])
     b = 0.0
     f = np.zeros(n)
-    for _ in range(max_iter):
+    for it in range(1, max_iter + 1):
         w, b, npl, _ = _cp_round(Phi, s, C, beta, cp_tol, max_planes, solver)
         planes.append(npl)
         obj, f = _mmc_objective(Phi, w, b, C)
         path.append(obj)
         s_new = np.where(f >= 0, 1.0, -1.0)
+        if verbose:
+            print(f"cpmmc: CCCP round {it}: {npl} cuts, objective {obj:.8g}, "
+                  f"{int(np.sum(s_new != s))} signs changed")
         if np.array_equal(s_new, s) or (math.isfinite(prev)
                                          and prev - obj <= tol * max(1.0, abs(prev))):
             converged = True
