@@ -312,9 +312,11 @@ def _wellsvm_bags():
 
 @pytest.mark.parametrize("make", [
     lambda: (WellSVM(kernel="linear", max_iter=1), _wellsvm_data()),
+    # the reference variant stopped at its cap with converged_=False and no warning
+    lambda: (WellSVM(variant="reference", max_iter=1), _wellsvm_data()),
     lambda: (WellSVMClustering(max_iter=1, random_state=0), (_wellsvm_data()[0],)),
     lambda: (WellSVMMIL(max_iter=1), _wellsvm_bags()),
-], ids=["WellSVM", "WellSVMClustering", "WellSVMMIL"])
+], ids=["WellSVM", "WellSVM-reference", "WellSVMClustering", "WellSVMMIL"])
 def test_wellsvm_family_cap_warning_names_max_iter_at_the_users_line(make):
     est, args = make()
     with pytest.warns(ConvergenceWarning) as rec:
@@ -330,10 +332,59 @@ def test_wellsvm_family_cap_warning_names_max_iter_at_the_users_line(make):
 @pytest.mark.parametrize("make", [
     lambda: (WellSVM(kernel="linear"), _wellsvm_data()),
     lambda: (WellSVMMIL(), _wellsvm_bags()),
-], ids=["WellSVM", "WellSVMMIL"])
+    lambda: (WellSVM(variant="reference"), _wellsvm_data()),
+], ids=["WellSVM", "WellSVMMIL", "WellSVM-reference"])
 def test_wellsvm_family_default_cap_does_not_warn_here(make):
     est, args = make()
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         est.fit(*args)
     assert est.converged_ is True
+
+
+def _two_blobs(seed):
+    from sklearn.datasets import make_blobs
+    return make_blobs(80, centers=[[-3.0, 0.0], [3.0, 0.0]], random_state=seed)[0]
+
+
+def test_wellsvm_clustering_intermediate_mlkl_cap_does_not_warn():
+    # two 40-point blobs: with the defaults, one intermediate MLKL solve of this draw stops
+    # at its 100-iteration cap; the next solve starts from it and the last one closes its
+    # gap, so the returned solution is certified and nothing is wrong (it warned before)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est = WellSVMClustering(random_state=10).fit(_two_blobs(1))
+    info = est.result_.result.info
+    assert info["mkl_capped"] >= 1, info        # the case the rule must not fire on
+    assert est.converged_ is True
+
+
+def test_wellsvm_last_mlkl_solve_at_its_cap_warns():
+    from weaklabel.solvers.wellsvm import wellsvm_clustering
+    with pytest.warns(ConvergenceWarning, match="mkl_max_iter=1"):
+        r = wellsvm_clustering(_two_blobs(1), 1.0, "gaussian", random_state=10,
+                               mkl_max_iter=1)
+    assert r.result.info["mkl_capped"] >= 1
+
+
+def test_cpmmc_inaccurate_qp_warns_in_its_own_words():
+    from weaklabel.models import CPMMC
+    from sklearn.datasets import make_blobs
+    X = make_blobs(200, centers=[[-2.0, 0.0], [2.0, 0.0]], random_state=0)[0] * 1e8
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        est = CPMMC(random_state=0).fit(X)
+    msgs = [str(w.message) for w in rec]
+    assert est.result_.info["inaccurate_qps"] >= 1, msgs
+    assert not any("solver settings" in m for m in msgs), msgs     # cvxpy's advice
+    ours = [w for w in rec if "reduced accuracy" in str(w.message)]
+    assert len(ours) == 1 and "cp_tol" in str(ours[0].message), msgs
+    assert ours[0].filename == __file__, ours[0].filename
+
+
+def test_cpmmc_accurate_qps_do_not_warn():
+    from weaklabel.models import CPMMC
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est = CPMMC(random_state=0).fit(_two_blobs(0))
+    assert est.result_.info["inaccurate_qps"] == 0

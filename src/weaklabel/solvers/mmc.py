@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import (
     check_int,
@@ -401,12 +403,13 @@ def _cp_round(Phi, s, C, beta, tol, max_planes, solver):
     w = np.zeros(m)
     b = 0.0
     xi = 0.0
+    inaccurate = 0
     for planes in range(1, max_planes + 1):
         f = Phi @ w + b
         c = (s * f < 1.0).astype(np.float64)
         viol = float(np.mean(c * (1.0 - s * f)))
         if planes > 1 and viol <= xi + tol:
-            return w, b, planes - 1, True
+            return w, b, planes - 1, True, inaccurate
         A_rows.append((c * s) @ Phi / n)
         g_rows.append(float(np.mean(c * s)))
         h_rows.append(float(np.mean(c)))
@@ -417,15 +420,24 @@ def _cp_round(Phi, s, C, beta, tol, max_planes, solver):
         cons = [A @ wv + np.array(g_rows) * bv + xv >= np.array(h_rows),
                 cp.abs(colsum @ wv + n * bv) <= beta]
         prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(wv) + C * xv), cons)
-        prob.solve(solver=solver)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            prob.solve(solver=solver)
+        for wr in caught:
+            # cvxpy's own advice ("adjusting the solver settings") names none of ours:
+            # the inaccuracy is counted here and reported once by cpmmc
+            if not str(wr.message).startswith("Solution may be inaccurate"):
+                warnings.warn_explicit(wr.message, wr.category, wr.filename, wr.lineno)
         if wv.value is None:
-            raise RuntimeError(f"cpmmc: working-set QP failed with status {prob.status}.")
+            raise RuntimeError(f"cpmmc: working-set QP failed with status {prob.status} "
+                               f"(solver {solver}); standardise X or loosen cp_tol.")
+        inaccurate += prob.status != "optimal"
         w = np.asarray(wv.value).ravel()
         b = float(bv.value)
         xi = float(xv.value)
     f = Phi @ w + b
     viol = float(np.mean(np.maximum(0.0, 1.0 - s * f)))
-    return w, b, max_planes, viol <= xi + tol
+    return w, b, max_planes, viol <= xi + tol, inaccurate
 
 
 def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int = 200,
@@ -472,7 +484,15 @@ def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int 
     ClusteringResult
         ``objective_path`` holds the MMC objective after every CCCP round (CCCP makes it
         non-increasing up to the cutting-plane tolerance); ``info`` has ``planes`` (cuts
-        per round), ``n_features``, ``w`` and ``b``.
+        per round), ``n_features``, ``w``, ``b`` and ``inaccurate_qps`` (working-set QPs
+        the QP solver solved only to reduced accuracy).
+
+    Warns
+    -----
+    ConvergenceWarning
+        At ``max_iter``; or once when the QP solver returned ``optimal_inaccurate`` for
+        any working-set QP (cvxpy's own warning, which names none of these parameters,
+        is replaced by it).
     """
     X = check_matrix(X, "X", min_rows=2)
     n = X.shape[0]
@@ -492,14 +512,17 @@ def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int 
             raise ValueError(f"features must have N={n} rows, got {Phi.shape[0]}.")
     s = alignment_init(Phi @ Phi.T, 20, random_state) if y0 is None else _check_init(y0, n)
     path, planes = [], []
+    n_inaccurate = n_qps = 0
     converged = False
     prev = math.inf
     w = np.zeros(Phi.shape[1])
     b = 0.0
     f = np.zeros(n)
     for it in range(1, max_iter + 1):
-        w, b, npl, _ = _cp_round(Phi, s, C, beta, cp_tol, max_planes, solver)
+        w, b, npl, _, bad = _cp_round(Phi, s, C, beta, cp_tol, max_planes, solver)
         planes.append(npl)
+        n_inaccurate += bad
+        n_qps += npl
         obj, f = _mmc_objective(Phi, w, b, C)
         path.append(obj)
         s_new = np.where(f >= 0, 1.0, -1.0)
@@ -516,9 +539,16 @@ def cpmmc(X, C=1.0, kernel="linear", *, beta: float, y0=None, n_components: int 
     if not converged:
         warn_not_converged("cpmmc", max_iter, prev - path[-1], what="objective decrease",
                            tol_param="tol")
+    if n_inaccurate:
+        warnings.warn(
+            f"cpmmc: the QP solver {solver} solved {n_inaccurate} of the {n_qps} "
+            "working-set QPs only to reduced accuracy (status 'optimal_inaccurate'); the "
+            "cuts and the clustering may be inexact. Standardise X, or loosen cp_tol.",
+            ConvergenceWarning, stacklevel=3)
     labels = np.where(f >= 0, 1.0, -1.0)
     return ClusteringResult(labels=labels, objective=path[-1], n_iter=len(path),
                             converged=converged, objective_path=path, decision=f,
                             seconds=time.perf_counter() - t0,
                             info={"planes": planes, "n_features": Phi.shape[1], "w": w,
-                                  "b": b, "solver": solver, "beta": beta})
+                                  "b": b, "solver": solver, "beta": beta,
+                                  "inaccurate_qps": n_inaccurate})

@@ -718,12 +718,14 @@ def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: floa
     -------
     WellSVMResult
         ``info`` holds ``stop_reason``, ``mkl_gap``, ``seconds_oracle``, ``eps``, ``thr``,
-        ``mkl_tol``, ``inner_eps`` and ``n_duplicates`` (labels refused as sign duplicates).
+        ``mkl_tol``, ``inner_eps``, ``n_duplicates`` (labels refused as sign duplicates) and
+        ``mkl_capped`` (MLKL solves that stopped at ``mkl_max_iter``, the last included).
 
     Warns
     -----
     ConvergenceWarning
-        At ``max_outer``, or when an MLKL solve stopped at ``mkl_max_iter``.
+        At ``max_outer``, or when the last MLKL solve (the one whose solution is returned)
+        stopped at ``mkl_max_iter``.
     """
     if solve is None:
         def solve(labels, mu0, alpha0):
@@ -738,7 +740,7 @@ def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: floa
     path = [res.objective]
     n_inner = [res.n_iter]
     checks = []
-    mkl_unconverged = 0
+    mkl_capped = int(not res.converged)
     converged = False
     stop = "max_outer"
     n_outer = 0
@@ -766,7 +768,7 @@ def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: floa
         labels.append(vl.y)
         prev = res.objective
         res = solve(np.array(labels), mu0, res.alpha)
-        mkl_unconverged += not res.converged
+        mkl_capped += not res.converged
         path.append(res.objective)
         n_inner.append(res.n_iter)
         if verbose:
@@ -779,7 +781,9 @@ def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: floa
         warn_not_converged(name, max_outer, checks[-1]["value"] / max(
             checks[-1]["working_max"], 1e-300) - 1.0, what="relative label violation",
             param="max_outer", tol_param="eps", stacklevel=stacklevel)
-    if mkl_unconverged:
+    # an intermediate MLKL solve stopped at its cap only yields a less exact cutting plane
+    # (the next solve starts from it); the returned solution is the last solve's
+    if not res.converged:
         warn_not_converged(f"{name} (MLKL)", mkl_max_iter, res.gap,
                            what="MLKL duality gap", param="mkl_max_iter", tol_param="mkl_tol",
                            stacklevel=stacklevel)
@@ -790,7 +794,7 @@ def label_generation(cache, y0, C, oracle, *, X=None, kernel="linear", eps: floa
                          info={"stop_reason": stop, "mkl_gap": res.gap,
                                "seconds_oracle": seconds_oracle, "eps": eps, "thr": thr,
                                "mkl_tol": mkl_tol, "inner_eps": inner_eps,
-                               "n_duplicates": n_dup})
+                               "n_duplicates": n_dup, "mkl_capped": mkl_capped})
 
 
 def _ssl_oracle(mask, y, n_pos, use_tie=True):
@@ -942,6 +946,12 @@ def _run_reference(X, y, mask, kern, cache, Cvec, *, max_outer, inner_eps, rando
         working.append(vl.y)
         beta_cur = np.array([0.9, 0.1])
         it += 1
+    if not converged:
+        viol = (checks[-1]["value"] / max(checks[-1]["working_max"], 1e-300) - 1.0
+                if checks else float("nan"))
+        warn_not_converged("wellsvm[reference]", max_outer, viol,
+                           what="relative label violation", param="max_outer",
+                           tol_param=None, stacklevel=5)
     labels_ws = np.array(working[:w.shape[0]])
     # relaxed solution on U, re-thresholded
     coef = alpha * (np.where(w > 1e-2, w, 0.0) @ labels_ws)
