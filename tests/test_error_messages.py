@@ -368,8 +368,9 @@ def test_wellsvm_last_mlkl_solve_at_its_cap_warns():
 
 
 def test_cpmmc_inaccurate_qp_warns_in_its_own_words():
-    from weaklabel.models import CPMMC
     from sklearn.datasets import make_blobs
+
+    from weaklabel.models import CPMMC
     X = make_blobs(200, centers=[[-2.0, 0.0], [2.0, 0.0]], random_state=0)[0] * 1e8
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")

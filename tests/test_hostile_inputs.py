@@ -30,53 +30,19 @@ from sklearn.base import ClusterMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from test_sklearn_conformance import ESTIMATORS, MIL_ESTIMATORS
 
+from weaklabel._inventory import CompileClock, family, family_problem, mil_problem
 from weaklabel.models._base import (
-    PUClassifier,
-    SemiSupervisedClassifier,
     check_dense_memory,
     check_semisupervised_target,
 )
 from weaklabel.models.exceptions import OneClassPredictionWarning
-from weaklabel.models.su import SUClassifier
 
 #: seconds one fit may take in this module, numba's compilation excluded (a case over it
 #: fails, it does not hang; a guard against hangs, generous for a loaded machine)
 TIME_LIMIT = 60.0
 
 
-class _CompileClock:
-    """Seconds spent in numba compilation in this process (outermost compilations only),
-    so the time limit measures the fit, not the first use's compile of a fresh clone."""
-
-    def __init__(self):
-        self.total, self._depth, self._t0 = 0.0, 0, 0.0
-
-    def install(self):
-        from numba.core import event
-
-        clock = self
-
-        class _Listener(event.Listener):
-            def on_start(self, ev):
-                if clock._depth == 0:
-                    clock._t0 = time.perf_counter()
-                clock._depth += 1
-
-            def on_end(self, ev):
-                clock._depth -= 1
-                if clock._depth == 0:
-                    clock.total += time.perf_counter() - clock._t0
-
-        event.register("numba:compile", _Listener())
-        return self
-
-    def now(self) -> float:
-        """Compile seconds so far, an ongoing compilation included."""
-        running = time.perf_counter() - self._t0 if self._depth else 0.0
-        return self.total + running
-
-
-_COMPILE = _CompileClock().install()
+_COMPILE = CompileClock().install()
 
 
 def _fit_seconds(t0: float, c0: float) -> float:
@@ -109,54 +75,19 @@ def _time_limit(seconds: float = TIME_LIMIT):
         signal.signal(signal.SIGALRM, old)
 
 
-def _family(est) -> str:
-    if isinstance(est, PUClassifier):
-        return "pu"
-    if isinstance(est, SemiSupervisedClassifier):
-        return "ssl"
-    if isinstance(est, SUClassifier):
-        return "su"
-    if isinstance(est, ClusterMixin):
-        return "clustering"
-    raise TypeError(type(est).__name__)
+_family = family
 
 
 def _id(est):
     return type(est).__name__
 
 
-def _blobs(n=40, d=3, seed=0, shift=4.0):
-    rng = np.random.default_rng(seed)
-    y = np.where(np.arange(n) % 2 == 0, 1, -1)
-    X = rng.standard_normal((n, d)) + shift * (y[:, None] > 0)
-    return X, y
+def _blobs(n=40, seed=0, shift=4.0):
+    return family_problem("clustering", n, seed=seed, shift=shift)[:2]
 
 
-def _target(family: str, y: np.ndarray) -> np.ndarray | None:
-    """The weak target of each family for true labels ``y`` (+1 / -1, alternating)."""
-    n = y.size
-    if family == "pu":  # half of the positives labelled
-        s = np.zeros(n, dtype=int)
-        s[np.flatnonzero(y > 0)[::2]] = 1
-        return s
-    if family == "ssl":  # 10 labelled points, 0 / 1; -1 unlabelled
-        t = np.full(n, -1)
-        t[:10] = (y[:10] > 0).astype(int)
-        return t
-    if family == "su":  # the first 20 rows: 10 similar pairs (consecutive rows)
-        t = np.zeros(n, dtype=int)
-        t[:20] = 1
-        return t
-    return None
-
-
-def _data(family, n=40):
-    X, y = _blobs(n)
-    if family == "su":  # rows 2i, 2i+1 (i < 10) share their class
-        pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
-        order = np.r_[pos[:10], neg[:10], pos[10:], neg[10:]]
-        X, y = X[order], y[order]
-    return X, y, _target(family, y)
+def _data(fam, n=40):
+    return family_problem(fam, n)
 
 
 def _fit(est, X, t):
@@ -360,16 +291,7 @@ def test_one_feature_scaled_1e6_is_an_answer_or_a_clear_error(est):
 
 
 # --------------------------------------------------------------------------- MIL
-def _mil_data(n_bags=16, m=3, d=3, seed=0):
-    rng = np.random.default_rng(seed)
-    bags, y = [], []
-    for i in range(n_bags):
-        b = rng.normal(size=(m, d))
-        if i % 2 == 0:
-            b[0, 0] += 5.0
-        bags.append(b)
-        y.append(int(i % 2 == 0))
-    return bags, np.array(y)
+_mil_data = mil_problem
 
 
 def _mil_bad(case):

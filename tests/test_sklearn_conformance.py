@@ -11,9 +11,7 @@ checks wanted to cover with a valid PU target.
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 import warnings
 
 import numpy as np
@@ -29,6 +27,7 @@ from sklearn.utils.estimator_checks import (
 )
 
 import weaklabel.models
+from weaklabel._inventory import discover
 from weaklabel.models._base import (
     UNLABELLED,
     PUClassifier,
@@ -139,21 +138,7 @@ PER_ESTIMATOR_EXPECTED_FAILED_CHECKS["GMMC"] = {
 }
 
 
-def _discover():
-    """Public, concrete ``BaseEstimator`` subclasses defined in ``weaklabel.models``."""
-    pkg = weaklabel.models
-    modules = [pkg] + [importlib.import_module(m.name)
-                       for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")]
-    found = {}
-    for mod in modules:
-        for name, cls in inspect.getmembers(mod, inspect.isclass):
-            if (issubclass(cls, BaseEstimator) and not name.startswith("_")
-                    and cls.__module__.startswith("weaklabel.") and not inspect.isabstract(cls)):
-                found[name] = cls
-    return [found[k] for k in sorted(found)]
-
-
-ESTIMATOR_CLASSES = _discover()
+ESTIMATOR_CLASSES = discover("sklearn")
 ESTIMATORS = [cls(**FAST_PARAMS.get(cls.__name__, {})) for cls in ESTIMATOR_CLASSES]
 PU_ESTIMATORS = [e for e in ESTIMATORS if isinstance(e, PUClassifier)]
 
@@ -463,26 +448,12 @@ def test_one_vocabulary_ssl(est):
 # way as above: parameter protocol and clone, the fitted state, determinism, pickling,
 # input left untouched, non-array bags, shapes and the relations between the outputs,
 # errors naming the argument, and model selection with GridSearchCV.
-def _discover_mil():
-    from weaklabel.models.mil import _ParamsProtocol
-
-    pkg = weaklabel.models
-    found = {}
-    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
-        for name, cls in inspect.getmembers(importlib.import_module(m.name), inspect.isclass):
-            if (issubclass(cls, _ParamsProtocol) and not name.startswith("_")
-                    and cls.__module__.startswith("weaklabel.")
-                    and list(inspect.signature(cls.fit).parameters)[1:3] == ["bags", "y"]):
-                found[name] = cls
-    return [found[k] for k in sorted(found)]
-
-
 MIL_FAST_PARAMS = {"DiverseDensity": {"n_starts": 5, "random_state": 0},
                    "EMDD": {"n_starts": 5, "random_state": 0}}
 # Estimators whose bag score is not the max of their instance scores, with the reason.
 MIL_NOT_MAX_RULE = {"MIKernelSVM": "the bag score is the set-kernel SVM's output; the "
                                    "instance scores are each instance's contribution to it"}
-MIL_CLASSES = _discover_mil()
+MIL_CLASSES = discover("mil")
 MIL_ESTIMATORS = [cls(**MIL_FAST_PARAMS.get(cls.__name__, {})) for cls in MIL_CLASSES]
 
 

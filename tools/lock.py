@@ -1,8 +1,9 @@
 """Write ``requirements.lock`` and ``environment.yml`` from ``pyproject.toml`` (``make lock``).
 
 The lock pins every transitive dependency of ``pyproject.toml``'s ``dependencies`` and all
-its extras (``reference``, ``pipeline``, ``dask``, ``dev``), with sha256 hashes, for CPython 3.11 on Linux x86_64 (manylinux_2_28), the
-platform that produced the committed results. It is resolved by ``uv pip compile`` against
+its extras (``reference``, ``pipeline``, ``dask``, ``dev``), with sha256 hashes, for
+CPython 3.11 on Linux x86_64 (manylinux_2_28), the platform that produced the committed
+results. It is resolved by ``uv pip compile`` against
 PyPI. Versions already in the lock are kept as long as ``pyproject.toml`` allows them (uv
 reads the existing output file as preferences); releases move only on purpose::
 
