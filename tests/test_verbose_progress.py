@@ -8,25 +8,17 @@ import dataclasses
 import numpy as np
 import pytest
 
+from weaklabel._inventory import family_problem, mil_problem
 from weaklabel.models.clustering import CPMMC, GMMC, AlignedKMeans, IterSVR, KernelKMeans
 from weaklabel.models.mil import EMDD, MISVM, DiverseDensity, MiSVM
 
 
 def _blobs(n=30, seed=0):
-    rng = np.random.default_rng(seed)
-    y = np.where(np.arange(n) % 2 == 0, 1, -1)
-    return rng.standard_normal((n, 2)) + 2.5 * (y[:, None] > 0)
+    return family_problem("clustering", n, d=2, seed=seed, shift=2.5)[0]
 
 
 def _bags(n_bags=8, m=3, d=2, seed=0):
-    rng = np.random.default_rng(seed)
-    bags = []
-    for i in range(n_bags):
-        b = rng.normal(size=(m, d))
-        if i % 2 == 0:
-            b[0, 0] += 4.0
-        bags.append(b)
-    return bags, np.arange(n_bags) % 2 == 0
+    return mil_problem(n_bags, m, d, seed, shift=4.0)
 
 
 CLUSTERING = [

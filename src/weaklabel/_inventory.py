@@ -103,15 +103,16 @@ def family_problem(fam: str, n: int = 40, d: int = 3, seed: int = 0, shift: floa
     return X, y, weak_target(fam, y)
 
 
-def mil_problem(n_bags: int = 16, m: int = 3, d: int = 3, seed: int = 0):
+def mil_problem(n_bags: int = 16, m: int = 3, d: int = 3, seed: int = 0,
+                shift: float = 5.0):
     """``(bags, y)``: every other bag positive (1), its first instance the key one (its first
-    feature shifted by 5)."""
+    feature shifted by ``shift``)."""
     rng = np.random.default_rng(seed)
     bags = []
     for i in range(n_bags):
         b = rng.normal(size=(m, d))
         if i % 2 == 0:
-            b[0, 0] += 5.0
+            b[0, 0] += shift
         bags.append(b)
     return bags, (np.arange(n_bags) % 2 == 0).astype(int)
 
