@@ -178,6 +178,17 @@ def test_errors_name_the_argument():
         estimate_prior(X, s, estimator=LinearSVC())
     with pytest.raises(TypeError, match="random_state must be"):
         estimate_prior(X, s, random_state="seed")
+
+    class Renamed(ClassifierMixin, BaseEstimator):
+        def fit(self, X, s):
+            self.classes_ = np.array(["unlabelled", "labelled"])
+            return self
+
+        def predict_proba(self, X):
+            return np.full((len(X), 2), 0.5)
+
+    with pytest.raises(ValueError, match="estimator's classes_ are"):
+        estimate_prior(X, s, estimator=Renamed())
     one = np.zeros_like(s)
     one[np.flatnonzero(s)[0]] = 1
     with pytest.raises(ValueError, match="s has 1 labelled positive"):
