@@ -38,7 +38,7 @@ from weaklabel.models.su import SUClassifier
 
 KNOWN = {"DoubleHingePU", "RampPU", "MCLS", "ILUISVM", "NBBSVM", "PNB", "GaussianNBPU",
          "WellSVM", "TSGSU", "SUSL", "SUDH", "CUU", "KernelKMeans", "AlignedKMeans", "IterSVR",
-         "CPMMC", "GMMC", "WellSVMClustering"}
+         "CPMMC", "GMMC", "WellSVMClustering", "UPU", "NNPU", "BiasedSVM"}
 
 # Constructor arguments: the required class prior, and where the defaults are slower than
 # the checks need.
@@ -49,6 +49,8 @@ FAST_PARAMS = {
     "RampPU": {"prior": 0.5, "max_iter": 10},
     "DoubleHingePU": {"prior": 0.5},
     "PNB": {"prior": 0.5},
+    "UPU": {"prior": 0.5},
+    "NNPU": {"prior": 0.5},
     "TSGSU": {"prior": 0.3, "n_features": 20, "batch_size": 20, "max_iter": 5},
     "CUU": {"prior": 0.3, "n_centers": 20, "batch_size": 20, "max_iter": 5},
     "SUSL": {"prior": 0.3},
