@@ -31,7 +31,7 @@ def test_nnpu_keeps_the_negative_risk_from_going_below_zero_where_upu_does_not()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         u = UPU(**kw).fit(X, s)
-    n = NNPU(**kw).fit(X, s)
+        n = NNPU(**kw).fit(X, s)
     assert u.negative_risk_ < -0.02            # uPU overfits: its estimate goes negative
     assert n.n_corrections_ > 0                # the correction fired
     assert n.negative_risk_ >= -0.02

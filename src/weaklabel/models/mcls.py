@@ -59,7 +59,13 @@ from ..kernels import gram
 from ..metrics import lee_liu_criterion
 from ..solvers.lssvm import LSSVCFactor
 from ..solvers.mcls import mcls_loop
-from ._base import KernelParamsMixin, PUClassifier, check_dense_memory, require_prior
+from ._base import (
+    KernelParamsMixin,
+    PUClassifier,
+    check_dense_memory,
+    check_pu_prior,
+    fit_pu_prior,
+)
 from ._mcls_labels import KernelSVC, ilu_labels, nb_labels
 
 __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
@@ -67,7 +73,7 @@ __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
 
 # --------------------------------------------------------------------------- helpers
 def _check_prior(est):
-    return require_prior(est.prior, "prior", type(est).__name__)
+    return check_pu_prior(est.prior, type(est).__name__)
 
 
 _ONE_CLASS_HINT = ("the kernel (Gaussian width sigma) or the cost C probably does not suit "
@@ -108,10 +114,12 @@ class MCLS(KernelParamsMixin, PUClassifier):
 
     Parameters
     ----------
-    prior : float, required
+    prior : float or "estimate", required
         Class-balance ratio (the paper's ``r``), in (0, 1): the fraction of positives that
         the bias step keeps (over all training rows with ``prior_pool="all"``, over U with
-        ``"U"``). No default: ``None`` raises ``ValueError``.
+        ``"U"``). No default: ``None`` raises ``ValueError``. ``"estimate"``: that share
+        (of all rows or of U, as ``prior_pool`` says) estimated at fit by Elkan & Noto's e1
+        (:func:`weaklabel.models._base.fit_pu_prior`), in ``prior_``.
     kernel : {"gaussian", "linear", "polynomial"}, default="gaussian"
         The kernel; the paper's is the Gaussian (``"rbf"`` and ``"poly"`` are aliases).
     sigma : float or "scale", default="scale"
@@ -146,6 +154,10 @@ class MCLS(KernelParamsMixin, PUClassifier):
 
     Attributes
     ----------
+    prior_ : float
+        The class-balance ratio of the fit (``prior``, or its estimate).
+    prior_estimate_ : PriorEstimate or None
+        The estimate of ``prior="estimate"`` (:func:`weaklabel.prior.estimate_prior`).
     dual_coef_ : ndarray of shape (n_train,)
         Dual coefficients (the paper's alpha); ``f(x) = sum_j dual_coef_j k(x, x_j) +
         intercept_``.
@@ -235,6 +247,8 @@ class MCLS(KernelParamsMixin, PUClassifier):
         """
         prior = self._validate()
         X, s = self._validate_pu(X, s)
+        prior = fit_pu_prior(self, prior, X, s,
+                             share="all" if self.prior_pool == "all" else "unlabelled")
         K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
         n = X.shape[0]
@@ -297,9 +311,11 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
 
     Parameters
     ----------
-    prior : float, required
+    prior : float or "estimate", required
         Class-balance ratio (the paper's ``r``, used by ILU only), in (0, 1). No default:
         ``None`` raises ``ValueError``.
+        ``"estimate"``: the positive share of all training rows estimated at fit by
+        Elkan & Noto's e1 (:func:`weaklabel.models._base.fit_pu_prior`), in ``prior_``.
     kernel : {"gaussian", "linear", "polynomial"}, default="gaussian"
         The kernel; the paper's is the Gaussian (``"rbf"`` and ``"poly"`` are aliases).
     sigma : float or "scale", default="scale"
@@ -325,6 +341,10 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
     ----------
     svm_ : KernelSVC
         The last SVM (the classifier).
+    prior_ : float
+        The class-balance ratio of the fit (``prior``, or its estimate).
+    prior_estimate_ : PriorEstimate or None
+        The estimate of ``prior="estimate"`` (:func:`weaklabel.prior.estimate_prior`).
     dual_coef_ : ndarray of shape (n_SV,)
         Its dual coefficients ``y_i a_i`` over the support vectors ``support_vectors_``.
     support_vectors_ : ndarray of shape (n_SV, n_features)
@@ -377,6 +397,7 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
         check_int(self.max_iter, "max_iter", minimum=1)
         check_int(self.n_clusters, "n_clusters", minimum=1)
         X, s = self._validate_pu(X, s)
+        prior = fit_pu_prior(self, prior, X, s, share="all")
         K = _check_K(K, X.shape[0])
         kern = self.kernel_ = self._kernel(X)
         if K is None:
@@ -604,9 +625,11 @@ class PNB(PUClassifier):
 
     Parameters
     ----------
-    prior : float, required
+    prior : float or "estimate", required
         Class-balance ratio of the whole training set (the paper's ``r``), in (0, 1). No
         default: ``None`` raises ``ValueError``.
+        ``"estimate"``: the positive share of all training rows estimated at fit by
+        Elkan & Noto's e1 (:func:`weaklabel.models._base.fit_pu_prior`), in ``prior_``.
     n_bins : int, default=10
         Equal-frequency bins per feature.
 
@@ -618,6 +641,8 @@ class PNB(PUClassifier):
         ``log P(bin | +)`` and ``log P(bin | -)`` per feature.
     prior_ : float
         The prior used.
+    prior_estimate_ : PriorEstimate or None
+        The estimate of ``prior="estimate"`` (:func:`weaklabel.prior.estimate_prior`).
     p_u_ : float
         The positive share of U implied by ``prior`` (clipped to [0.01, 0.99]).
     n_features_in_ : int
@@ -637,6 +662,7 @@ class PNB(PUClassifier):
         r = _check_prior(self)
         nb = check_int(self.n_bins, "n_bins", minimum=2)
         X, s = self._validate_pu(X, s)
+        r = fit_pu_prior(self, r, X, s, share="all")
         n, d = X.shape
         L = int(s.sum())
         U = n - L

@@ -54,7 +54,7 @@ from .._validation import (
     check_positive,
 )
 from ..kernels import gram
-from ._base import KernelParamsMixin, PUClassifier
+from ._base import KernelParamsMixin, PUClassifier, fit_pu_prior
 
 __all__ = ["NNPU", "UPU", "BiasedSVM"]
 
@@ -84,7 +84,7 @@ class _PURiskClassifier(KernelParamsMixin, PUClassifier):
         return gram(X, self.centres_, self.kernel_)
 
     def _fit(self, X, s):
-        prior = self._resolve_prior(X, s)
+        prior = self._check_common()
         lam = check_positive(self.lam, "lam", allow_zero=True)
         lr = check_positive(self.learning_rate, "learning_rate")
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
@@ -92,6 +92,7 @@ class _PURiskClassifier(KernelParamsMixin, PUClassifier):
         n_no_change = check_int(self.n_iter_no_change, "n_iter_no_change", minimum=1)
         beta, gamma = self._beta_gamma()
         X, s = self._validate_pu(X, s)
+        prior = fit_pu_prior(self, prior, X, s)
         rng = np.random.default_rng(self.random_state)
         n_basis = check_int(self.n_basis, "n_basis", minimum=1)
         k = self._kernel(X)
@@ -171,7 +172,6 @@ class _PURiskClassifier(KernelParamsMixin, PUClassifier):
                 f"max_iter={max_iter} iterations; increase max_iter or learning_rate.",
                 ConvergenceWarning, stacklevel=3)
         self.coef_, self.intercept_ = theta[:m].copy(), float(theta[m])
-        self.prior_ = prior
         self.n_iter_, self.converged_ = it, converged
         self.history_ = np.asarray(history)
         self.positive_risk_, self.negative_risk_, self.objective_ = r_pos, r_neg, obj
@@ -183,8 +183,6 @@ class _PURiskClassifier(KernelParamsMixin, PUClassifier):
         self._warn_if_one_class(PhiU @ self.coef_ + self.intercept_, _ONE_CLASS_HINT)
         return self
 
-    def _resolve_prior(self, X, s):
-        return self._check_common()
 
     def fit(self, X, s):
         """Fit on ``X`` with the PU indicator ``s`` (1 = labelled positive, 0 = unlabelled).
@@ -202,9 +200,10 @@ class _PURiskClassifier(KernelParamsMixin, PUClassifier):
 
 
 _COMMON_PARAMS = """
-    prior : float, required
+    prior : float or "estimate", required
         Class prior ``pi``: the positive share of the unlabelled rows, in (0, 1). ``None``
-        raises ``ValueError`` (no silent default).
+        raises ``ValueError`` (no silent default). ``"estimate"``: estimated at fit by
+        Elkan & Noto's e1 (:func:`weaklabel.models._base.fit_pu_prior`).
     kernel : {"linear", "gaussian", "polynomial"}, default="linear"
         ``"linear"``: the linear model ``f(x) = <w, x> + b``; otherwise a kernel expansion
         over ``n_basis`` centres (``"rbf"`` / ``"poly"`` are aliases).
@@ -243,7 +242,9 @@ _COMMON_ATTRIBUTES = """
     sigma_ : float or None
         The Gaussian width used (``None`` for the other kernels).
     prior_ : float
-        The class prior used.
+        The class prior used (``prior``, or its estimate with ``prior="estimate"``).
+    prior_estimate_ : PriorEstimate or None
+        The estimate of ``prior="estimate"`` (:func:`weaklabel.prior.estimate_prior`).
     positive_risk_, negative_risk_ : float
         ``R_p^+`` and ``R_n^-`` on the training rows at the returned model.
     objective_ : float

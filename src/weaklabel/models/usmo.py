@@ -26,7 +26,13 @@ from .._validation import (
     check_positive,
 )
 from ..kernels import check_cache_mb, gram
-from ._base import KernelParamsMixin, PUClassifier, check_kernel_scale, split_pu
+from ._base import (
+    KernelParamsMixin,
+    PUClassifier,
+    check_kernel_scale,
+    fit_pu_prior,
+    split_pu,
+)
 
 __all__ = ["DoubleHingePU", "RampPU"]
 
@@ -57,10 +63,11 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
     lam : float, default=1e-2
         Regularisation ``lambda > 0`` multiplying ``||f||^2`` (the paper's lambda; larger
         is smoother). A penalty weight, not a C-SVM cost (roughly ``C = 1 / (2 lam n)``).
-    prior : float, required
+    prior : float or "estimate", required
         Class prior ``Pr[y = +1]`` of the data, in (0, 1) (the paper's pi). No default:
-        ``None`` raises ``ValueError``; it is not identifiable from ``(X, s)`` alone, so
-        estimate it beforehand (e.g. Elkan & Noto 2008) when it is not known.
+        ``None`` raises ``ValueError``; it is not identifiable from ``(X, s)`` alone.
+        ``"estimate"``: estimated at fit by Elkan & Noto's e1 as the positive share of the
+        unlabelled rows (:func:`weaklabel.models._base.fit_pu_prior`), stored in ``prior_``.
     degree : int, default=3
         Degree of the polynomial kernel ``(<x, y> + coef0)^degree``.
     coef0 : float, default=1.0
@@ -106,6 +113,10 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         The bias beta (Eq. (16)).
     sigma_ : float or None
         The Gaussian width used (``None`` for the other kernels).
+    prior_ : float
+        The class prior of the fit (``prior``, or its estimate with ``prior="estimate"``).
+    prior_estimate_ : PriorEstimate or None
+        The estimate of ``prior="estimate"`` (:func:`weaklabel.prior.estimate_prior`).
     n_iter_ : int
         USMO passes (0 for ``solver="init"`` and ``solver="qp"``).
     converged_ : bool
@@ -169,6 +180,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         max_iter = check_int(self.max_iter, "max_iter", minimum=0)
         self._check_random_state()
         Xp, Xu = split_pu(X, s)
+        prior = fit_pu_prior(self, prior, X, s)
         k = self._kernel(Xp, Xu)
         name = f"DoubleHingePU(solver={self.solver!r})"
         t0 = time.perf_counter()
@@ -306,9 +318,11 @@ class RampPU(KernelParamsMixin, PUClassifier):
         the experiments pass it explicitly).
     lam : float, default=1e-2
         Regularisation ``lambda > 0`` multiplying ``||f||^2`` (as in :class:`DoubleHingePU`).
-    prior : float, required
-        Class prior ``Pr[y = +1]`` in (0, 1) (the paper's pi); ``None`` raises
-        ``ValueError`` (no silent default).
+    prior : float or "estimate", required
+        Class prior ``Pr[y = +1]`` of the data, in (0, 1) (the paper's pi). No default:
+        ``None`` raises ``ValueError``; it is not identifiable from ``(X, s)`` alone.
+        ``"estimate"``: estimated at fit by Elkan & Noto's e1 as the positive share of the
+        unlabelled rows (:func:`weaklabel.models._base.fit_pu_prior`), stored in ``prior_``.
     degree : int, default=3
         Degree of the polynomial kernel ``(<x, y> + coef0)^degree``.
     coef0 : float, default=1.0
@@ -337,6 +351,10 @@ class RampPU(KernelParamsMixin, PUClassifier):
         Bias.
     sigma_ : float or None
         The Gaussian width used (``None`` for the other kernels).
+    prior_ : float
+        The class prior of the fit (``prior``, or its estimate with ``prior="estimate"``).
+    prior_estimate_ : PriorEstimate or None
+        The estimate of ``prior="estimate"`` (:func:`weaklabel.prior.estimate_prior`).
     n_iter_ : int
         CCCP steps.
     converged_ : bool
@@ -393,6 +411,7 @@ class RampPU(KernelParamsMixin, PUClassifier):
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
         self._check_random_state()
         Xp, Xu = split_pu(X, s)
+        prior = fit_pu_prior(self, prior, X, s)
         k = self._kernel(Xp, Xu)
         p, n = Xp.shape[0], Xu.shape[0]
         Xall = np.vstack([Xp, Xu])
