@@ -1,0 +1,85 @@
+"""The methods stage's protocol pieces (weaklabel.experiments.methods), on synthetic records:
+no fit, no data set."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from weaklabel.experiments import methods as E
+
+
+def test_pareto_front_drops_dominated_points_only():
+    t = [1.0, 2.0, 0.5, 3.0, 2.0]
+    s = [0.8, 0.9, 0.7, 0.85, 0.9]
+    # (3.0, 0.85) is beaten by (2.0, 0.9) on both axes; the rest trade time for accuracy
+    np.testing.assert_array_equal(E.pareto_front(t, s), [True, True, True, False, True])
+    with pytest.raises(ValueError, match="times and scores"):
+        E.pareto_front([1.0], [0.5, 0.6])
+
+
+def _cfg(**over):
+    cfg = {"settings": ["PU"], "grid_size": 2, "pu_datasets": ["a"], "pu_levels": [0.5],
+           "pu_methods": ["A", "B"], "pu_grids": {"A": {"lam": [1, 2]}, "B": {}}}
+    cfg.update(over)
+    return E.config(cfg)
+
+
+def test_grids_must_have_the_same_size_for_every_method():
+    assert _cfg()["grid_size"] == 2                       # a grid of 2 and a method without
+    with pytest.raises(ValueError, match=r"pu_grids\['A'\].*grid_size=2"):
+        _cfg(pu_grids={"A": {"lam": [1, 2, 3]}, "B": {}})
+    with pytest.raises(ValueError, match="pu_grids has no entry for 'B'"):
+        _cfg(pu_grids={"A": {"lam": [1, 2]}})
+    with pytest.raises(ValueError, match="settings: unknown"):
+        _cfg(settings=["XY"])
+
+
+def _raw(acc_a, acc_b, acc_c, times=(0.1, 1.0, 0.01)):
+    rows = []
+    for cell in range(len(acc_a)):
+        for split in range(3):
+            for m, acc, t in zip("ABC", (acc_a, acc_b, acc_c), times):
+                rows.append({"setting": "PU", "dataset": f"d{cell}", "level": 0.5,
+                             "split": split, "prior_mode": "estimated", "method": m,
+                             "selection": "proxy_accuracy", "status": "ok",
+                             "test_accuracy": acc[cell] + 0.001 * split,
+                             "fit_seconds": t, "one_class": m == "C" and split == 0})
+    return pd.DataFrame(rows)
+
+
+def test_answer_names_the_methods_within_the_critical_difference_and_the_fastest():
+    cfg = {"cd_alpha": 0.10}
+    # A always best, B always second, C always last over 12 cells: Friedman rejects; C is
+    # 2 ranks behind A, beyond the CD of 3 methods on 12 cells (about 0.86)
+    n = 12
+    raw = _raw([0.9] * n, [0.85] * n, [0.6] * n)
+    st = E.statistics(raw, "PU", "proxy_accuracy", "estimated", cfg)
+    tm = E.time_accuracy(raw, "PU", "proxy_accuracy", "estimated")
+    a = E.answer(st, tm, "PU", alpha=0.05)
+    assert a["best"] == "A" and "C" not in a["indistinguishable"]
+    assert a["fastest"] in a["indistinguishable"]
+    # no difference: alternating winners, Friedman does not reject, every method is tied
+    alt = [0.9 if i % 3 == 0 else 0.8 for i in range(n)]
+    raw = _raw(alt, [0.8 if i % 3 == 0 else (0.9 if i % 3 == 1 else 0.7) for i in range(n)],
+               [0.7 if i % 3 != 2 else 0.95 for i in range(n)])
+    st = E.statistics(raw, "PU", "proxy_accuracy", "estimated", cfg)
+    tm = E.time_accuracy(raw, "PU", "proxy_accuracy", "estimated")
+    a = E.answer(st, tm, "PU", alpha=0.05)
+    assert sorted(a["indistinguishable"]) == ["A", "B", "C"] and a["fastest"] == "C"
+
+
+def test_table_shows_not_run_methods_and_flags_one_class_cells():
+    raw = _raw([0.9], [0.8], [0.7])
+    raw = pd.concat([raw, pd.DataFrame([{"setting": "PU", "dataset": "d0", "level": 0.5,
+                                         "split": 0, "prior_mode": "estimated",
+                                         "method": "Bagging PU (pulearn)",
+                                         "selection": "proxy_accuracy",
+                                         "status": E.PULEARN_NOT_RUN}])])
+    tab = E.summary_table(raw, "PU", "proxy_accuracy", "estimated")
+    assert tab.loc[("d0", 0.5), "Bagging PU (pulearn)"] == E.PULEARN_NOT_RUN
+    assert tab.loc[("d0", 0.5), "C"].endswith("*") and not tab.loc[("d0", 0.5), "A"].endswith("*")
+    # a method with a missing cell is not ranked, and says so
+    st = E.statistics(raw, "PU", "proxy_accuracy", "estimated", {"cd_alpha": 0.1})
+    assert "Bagging PU (pulearn)" not in st["means"].columns
