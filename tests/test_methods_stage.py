@@ -83,3 +83,12 @@ def test_table_shows_not_run_methods_and_flags_one_class_cells():
     # a method with a missing cell is not ranked, and says so
     st = E.statistics(raw, "PU", "proxy_accuracy", "estimated", {"cd_alpha": 0.1})
     assert "Bagging PU (pulearn)" not in st["means"].columns
+
+
+def test_the_upper_bound_is_drawn_but_not_on_the_users_pareto_front():
+    raw = _raw([0.8], [0.7], [0.95], times=(0.1, 0.05, 0.01))
+    raw["method"] = raw.method.replace({"C": "Upper bound"})
+    tm = E.time_accuracy(raw, "PU", "proxy_accuracy", "estimated").set_index("method")
+    # the upper bound is fastest and best: it would dominate both; without it A and B trade
+    assert not tm.loc["Upper bound", "pareto"]
+    assert tm.loc["A", "pareto"] and tm.loc["B", "pareto"]
