@@ -92,3 +92,24 @@ def test_the_upper_bound_is_drawn_but_not_on_the_users_pareto_front():
     # the upper bound is fastest and best: it would dominate both; without it A and B trade
     assert not tm.loc["Upper bound", "pareto"]
     assert tm.loc["A", "pareto"] and tm.loc["B", "pareto"]
+
+
+@pytest.mark.slow
+def test_one_pu_task_end_to_end_on_a_registry_set():
+    """One PU task of the smoke profile with two cheap methods and the pulearn guard: every
+    prior mode and selection has a record, selection never sees the test rows (the oracle
+    reads the training split's unlabelled rows), and the pulearn rows say why they did not
+    run where pulearn is missing."""
+    from weaklabel.pipeline import load_params
+
+    cfg = E.config(load_params("methods", "smoke"))
+    cfg["pu_methods"] = ["GaussianNBPU", "Biased SVM", "Bagging PU (pulearn)"]
+    df = pd.DataFrame(E.run_task("PU", "usmo-heart", 0.5, 0, cfg))
+    assert set(df.prior_mode) == {"true", "estimated"}
+    assert set(df.selection) == {"proxy_accuracy", "proxy_auc", "oracle"}
+    ok = df[df.status == "ok"]
+    assert set(ok.method) >= {"GaussianNBPU", "Biased SVM"}
+    assert ok.test_accuracy.between(0, 1).all() and (ok.prior_estimated > 0).all()
+    bag = df[df.method == "Bagging PU (pulearn)"]
+    assert (bag.status == "ok").all() if E.pulearn_available() else \
+        (bag.status == E.PULEARN_NOT_RUN).all()
