@@ -89,7 +89,7 @@ THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 CLARABEL_TIGHT = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10}
 COLUMNS = ["solver", "variant", "problem", "n", "budget_name", "budget", "seconds",
            "cpu_seconds", "repeats", "objective", "optimum", "rel_gap", "converged", "n_iter",
-           "kkt_violation", "f_rel_dist"]
+           "kkt_violation", "f_rel_dist", "plotted"]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -208,7 +208,8 @@ def bench_smo(n, seed, cap, repeat, short, log):
                     "n_iter": r.n_iter, "kkt_violation": r.kkt_violation}
 
         for row in run_curve(solve, evaluate, budgets(1, cap), repeat=repeat, short=short):
-            rows.append({"solver": "SMO core (smo)", "variant": variant, "problem": problem,
+            rows.append({"solver": "SMO core (smo)", "variant": variant,
+                         "plotted": "rel_gap", "problem": problem,
                          "n": n, "budget_name": "max_iter", "optimum": ref.objective, **row})
     return rows
 
@@ -248,7 +249,8 @@ def bench_usmo(n, seed, cap, repeat, short, log):
                     "kkt_violation": r.kkt_violation}
 
         for row in run_curve(solve, evaluate, budgets(0, cap), repeat=repeat, short=short):
-            rows.append({"solver": "USMO (usmo)", "variant": variant, "problem": problem,
+            rows.append({"solver": "USMO (usmo)", "variant": variant,
+                         "plotted": "rel_gap", "problem": problem,
                          "n": n, "budget_name": "max_passes", "optimum": ref.objective,
                          **row})
     return rows
@@ -291,7 +293,7 @@ def bench_label_kernel(n, seed, cap, repeat, short, log):
                     "kkt_violation": r.kkt_violation}
 
         for row in run_curve(solve, evaluate, budgets(1, cap), repeat=repeat, short=short):
-            rows.append({"solver": "label-kernel simplex (label_kernel_dual)",
+            rows.append({"solver": "label-kernel simplex (label_kernel_dual)", "plotted": "rel_gap",
                          "variant": variant, "problem": problem, "n": n,
                          "budget_name": "max_iter", "optimum": ref.objective, **row})
     return rows
@@ -341,14 +343,22 @@ def bench_tsgsu(seed, cap, cap_faithful, repeat, short, log):
 
         for row in run_curve(solve, evaluate, budgets(1, vcap), repeat=repeat, short=short,
                              stop_when_converged=False):
-            rows.append({"solver": "TSGSU (tsgsu)", "variant": variant, "problem": problem,
+            rows.append({"solver": "TSGSU (tsgsu)", "variant": variant,
+                         "plotted": "f_rel_dist", "problem": problem,
                          "n": Xtr.shape[0], "budget_name": "n_iter",
                          "optimum": ref.objective, **row})
     return rows
 
 
 # --------------------------------------------------------------------------- figure
-def plot(df: pd.DataFrame, path: Path, meta: dict) -> None:
+YLABEL = {"rel_gap": "|objective - optimum| / |optimum|",
+          "f_rel_dist": "||f_T - f*|| / ||f*|| on the training points"}
+
+
+def plot(df: pd.DataFrame, path: Path, meta: dict, time_col: str = "seconds") -> None:
+    """One panel per solver: the column named by ``plotted`` (absolute value, log scale;
+    hollow markers where it is negative) against ``time_col`` (log scale), one curve per
+    variant, a marker at every measured run."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -358,14 +368,15 @@ def plot(df: pd.DataFrame, path: Path, meta: dict) -> None:
     markers = "os^Dv"
     for ax, s in zip(axes.ravel(), solvers):
         sub = df[df["solver"] == s]
+        col = sub["plotted"].iloc[0]
         for i, (v, g) in enumerate(sub.groupby("variant", sort=False)):
             g = g.sort_values("budget")
-            gap = g["rel_gap"].to_numpy()
-            t = g["seconds"].to_numpy()
-            y = np.abs(gap)
+            val = g[col].to_numpy(dtype=float)
+            t = g[time_col].to_numpy(dtype=float)
+            y = np.abs(val)
             y = np.where(y > 0, y, np.nan)
             line, = ax.plot(t, y, "-", lw=1.2, label=v)
-            neg = gap < 0
+            neg = val < 0
             ax.plot(t[~neg], y[~neg], markers[i % 5], color=line.get_color(), ms=5)
             if neg.any():
                 ax.plot(t[neg], y[neg], markers[i % 5], color=line.get_color(), ms=5,
@@ -373,22 +384,28 @@ def plot(df: pd.DataFrame, path: Path, meta: dict) -> None:
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(s, fontsize=10)
-        ax.set_xlabel("time (s), log scale")
-        ax.set_ylabel("|objective - optimum| / |optimum|")
+        ax.set_xlabel(("wall time" if time_col == "seconds" else "CPU time") +
+                      " of the run (s), log scale")
+        ax.set_ylabel(YLABEL[col])
         ax.grid(True, which="major", alpha=0.3)
-        prob = sub["problem"].iloc[0]
-        ax.text(0.02, 0.02, prob, transform=ax.transAxes, fontsize=6.5, va="bottom",
-                wrap=True)
+        ax.text(0.02, 0.02, sub["problem"].iloc[0], transform=ax.transAxes, fontsize=6.5,
+                va="bottom", wrap=True)
         ax.legend(fontsize=8, loc="upper right")
     for ax in axes.ravel()[len(solvers):]:
         ax.set_visible(False)
-    fig.suptitle("Convergence to the cvxpy/Clarabel optimum (hollow: below it); "
-                 f"load {meta['loadavg_before'][0]:.1f} -> {meta['loadavg_after'][0]:.1f} "
-                 f"on {meta['cpu_count']} cores, one thread, commit {meta['commit'][:7]}",
-                 fontsize=9)
+    fig.suptitle("Distance to the cvxpy/Clarabel optimum against "
+                 + ("wall" if time_col == "seconds" else "CPU") + " time (hollow: below "
+                 f"it); load {meta['loadavg_before'][0]:.1f} -> "
+                 f"{meta['loadavg_after'][0]:.1f} on {meta['cpu_count']} cores, one thread, "
+                 f"commit {meta['commit'][:7]}", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     fig.savefig(path, dpi=130)
     plt.close(fig)
+
+
+def plot_all(df: pd.DataFrame, out: Path, meta: dict) -> None:
+    plot(df, out / "convergence.png", meta, "seconds")
+    plot(df, out / "convergence_cpu.png", meta, "cpu_seconds")
 
 
 # --------------------------------------------------------------------------- main
@@ -400,8 +417,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--short", type=float, default=0.5,
                     help="runs shorter than this (s) are repeated --repeat times")
-    ap.add_argument("--tsgsu-cap", type=int, default=512)
-    ap.add_argument("--tsgsu-faithful-cap", type=int, default=32)
+    ap.add_argument("--tsgsu-cap", type=int, default=2048)
+    ap.add_argument("--tsgsu-faithful-cap", type=int, default=64)
     ap.add_argument("--plot-only", action="store_true",
                     help="redraw convergence.png from results.csv and results_meta.json")
     ap.add_argument("--only", nargs="+", default=["smo", "usmo", "label_kernel", "tsgsu"])
@@ -409,8 +426,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     if args.plot_only:
-        plot(pd.read_csv(args.out / "results.csv"), args.out / "convergence.png",
-             json.loads((args.out / "results_meta.json").read_text()))
+        plot_all(pd.read_csv(args.out / "results.csv"), args.out,
+                 json.loads((args.out / "results_meta.json").read_text()))
         return 0
 
     def log(msg):
@@ -459,7 +476,7 @@ def main(argv=None) -> int:
                             args.short, log)
         log("TSGSU done")
     df = write()
-    plot(df, args.out / "convergence.png", meta)
+    plot_all(df, args.out, meta)
     log(f"wrote {args.out / 'results.csv'} ({len(df)} rows), convergence.png; "
         f"{meta['total_seconds']} s")
     return 0
