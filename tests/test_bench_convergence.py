@@ -4,9 +4,11 @@ budget grid, the stopping rule of the grid, and one tiny SMO curve against the r
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -92,3 +94,18 @@ def test_tiny_smo_curve_reaches_the_reference_optimum():
     gaps = [bc.relative_gap(r["objective"], opt) for r in rows]
     assert rows[-1]["converged"] and len(rows) >= 3
     assert gaps[0] > 1e-2 and abs(gaps[-1]) <= 1e-6
+
+
+def test_only_keeps_the_rows_of_the_solvers_not_run_again(tmp_path):
+    rows = [{c: np.nan for c in bc.COLUMNS} | {"solver": bc.SOLVERS[k], "budget": 1}
+            for k in ("smo", "tsgsu")]
+    pd.DataFrame(rows).to_csv(tmp_path / "results.csv", index=False)
+    (tmp_path / "results_meta.json").write_text(json.dumps({"runs": [
+        {"only": ["smo", "tsgsu"], "commit": "a"}, {"only": ["tsgsu"], "commit": "b"}]}))
+    kept, runs = bc.keep_other_solvers(tmp_path, ["tsgsu"])
+    assert list(kept["solver"]) == [bc.SOLVERS["smo"]]  # kept
+    assert [r["commit"] for r in runs] == ["a"]  # the tsgsu-only run is superseded
+    kept, runs = bc.keep_other_solvers(tmp_path, list(bc.SOLVERS))
+    assert len(kept) == 0 and runs == []  # everything is measured again
+    kept, runs = bc.keep_other_solvers(tmp_path / "none", ["smo"])  # nothing there yet
+    assert len(kept) == 0 and runs == []

@@ -78,6 +78,7 @@ import json
 import os
 import platform
 import subprocess
+import textwrap
 import time
 import warnings
 from pathlib import Path
@@ -395,6 +396,7 @@ def plot(df: pd.DataFrame, path: Path, meta: dict, time_col: str = "seconds") ->
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     solvers = list(dict.fromkeys(df["solver"]))
     fig, axes = plt.subplots(2, 2, figsize=(11, 8.5))
@@ -416,13 +418,12 @@ def plot(df: pd.DataFrame, path: Path, meta: dict, time_col: str = "seconds") ->
                         mfc="none")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(s, fontsize=10)
+        ax.set_title(s + "\n" + textwrap.fill(sub["problem"].iloc[0], 70), fontsize=8.5)
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(("wall time" if time_col == "seconds" else "CPU time") +
                       " of the run (s), log scale")
         ax.set_ylabel(YLABEL[col])
         ax.grid(True, which="major", alpha=0.3)
-        ax.text(0.02, 0.02, sub["problem"].iloc[0], transform=ax.transAxes, fontsize=6.5,
-                va="bottom", wrap=True)
         ax.legend(fontsize=8, loc="upper right")
     for ax in axes.ravel()[len(solvers):]:
         ax.set_visible(False)
