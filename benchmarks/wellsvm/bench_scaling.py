@@ -101,6 +101,7 @@ def main(argv=None) -> int:
         return 0
     import pandas as pd
 
+    load_start = os.getloadavg()[0]
     rows = []
     for variant in args.variants.split(","):
         for n in [int(v) for v in args.sizes.split(",")]:
@@ -119,7 +120,7 @@ def main(argv=None) -> int:
                                                        "NUMBA_NUM_THREADS")}
     md = [f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; threads {threads}; one fit per process; load "
-          f"average at the end {os.getloadavg()[0]:.2f}.", "",
+          f"average {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the end.", "",
           df.to_markdown(index=False, floatfmt=".4g")]
     (HERE / f"{args.out}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
