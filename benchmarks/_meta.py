@@ -118,14 +118,32 @@ def run_meta(extra: dict | None = None) -> dict:
     return meta
 
 
+def repo_relative(obj, repo: str | Path = _REPO):
+    """``obj`` with every string or path that points inside ``repo`` written relative to it
+    (in dicts, lists and tuples too), so that a committed record names no local folder."""
+    if isinstance(obj, dict):
+        return {k: repo_relative(v, repo) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [repo_relative(v, repo) for v in obj]
+    if isinstance(obj, str | Path):
+        text, root = str(obj), str(Path(repo).resolve())
+        if text == root:
+            return "."
+        if text.startswith(root + os.sep):
+            return Path(text).relative_to(root).as_posix()
+        return obj if isinstance(obj, str) else text
+    return obj
+
+
 def write_meta(path: str | Path, meta: dict) -> Path:
     """Write ``meta`` as JSON to ``path`` atomically (a temporary file in the same folder,
-    then ``os.replace``): a reader never sees half a file. Values JSON cannot hold (paths,
-    numpy scalars) are written as their ``str``. Returns the path."""
+    then ``os.replace``): a reader never sees half a file. Paths inside the repository are
+    written relative to it (:func:`repo_relative`); values JSON cannot hold (numpy scalars)
+    are written as their ``str``. Returns the path."""
     if not isinstance(meta, dict):
         raise TypeError(f"meta must be a dict (from run_meta), got {type(meta).__name__}.")
     path = Path(path)
-    text = json.dumps(meta, indent=1, default=str, ensure_ascii=False) + "\n"
+    text = json.dumps(repo_relative(meta), indent=1, default=str, ensure_ascii=False) + "\n"
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(text, encoding="utf-8")

@@ -180,3 +180,13 @@ def test_write_meta_is_atomic_json(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["r_meta.json"]  # no temporary file left
     with pytest.raises(TypeError, match="meta"):
         meta.write_meta(tmp_path / "x.json", [1])
+
+
+def test_write_meta_writes_paths_in_the_repository_relative(tmp_path):
+    inside = meta._REPO / "benchmarks" / "smo"
+    m = {"args": {"out": inside, "script": str(inside / "bench_smo.py")},
+         "argv": [str(meta._REPO), "--x"], "other": str(tmp_path)}
+    got = json.loads(meta.write_meta(tmp_path / "m.json", m).read_text())
+    assert got["args"] == {"out": "benchmarks/smo", "script": "benchmarks/smo/bench_smo.py"}
+    assert got["argv"] == [".", "--x"]
+    assert got["other"] == str(tmp_path)  # outside the repository: unchanged
