@@ -630,7 +630,7 @@ One row per problem of every benchmark's results file (`<name>/results*.csv`), s
   peer. cvxpy + Clarabel, the reference that certifies our solvers, has its own column.
 - **ours / peer**, **ours / reference**: our time divided by theirs; **a ratio below 1 means
   ours is faster**. **memory ours / peer**: the same for peak memory, where the file records
-  it for both.
+  it for both. "—": no such solver, or not run at that size, in that file.
 - **A ratio is only measured within one run**: both times come from the same run of the same
   script on the same machine. Rows come from different runs, days, machines and loads, so
   compare within a row, not across rows.
