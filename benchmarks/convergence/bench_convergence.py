@@ -75,9 +75,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import subprocess
+import sys
 import textwrap
 import time
 import warnings
@@ -88,9 +87,10 @@ import pandas as pd
 
 from weaklabel._validation import ConvergenceWarning
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import mark_start, run_meta, write_meta  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-               "NUMBA_NUM_THREADS")
 # Clarabel's defaults are 1e-8; the optimum is taken tighter
 CLARABEL_TIGHT = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10}
 COLUMNS = ["solver", "variant", "problem", "n", "budget_name", "budget", "seconds",
@@ -472,13 +472,10 @@ def main(argv=None) -> int:
     def log(msg):
         print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
-    meta = {"machine": platform.machine(), "processor": platform.processor(),
-            "cpu_count": os.cpu_count(), "python": platform.python_version(),
-            "platform": platform.platform(),
-            "threads": {v: os.environ.get(v) for v in THREAD_VARS},
-            "commit": git_commit(), "loadavg_before": list(os.getloadavg()),
-            "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}}
+    start = mark_start()  # machine, versions, threads, commit, load (benchmarks/_meta.py)
+    meta = run_meta(extra={
+        "commit": git_commit(), "loadavg_before": start["loadavg"],
+        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}})
     t_start = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
     kept, runs = keep_other_solvers(args.out, args.only)
@@ -496,12 +493,12 @@ def main(argv=None) -> int:
         df = pd.concat([kept, df[COLUMNS]], ignore_index=True) if len(kept) else df[COLUMNS]
         order = {name: i for i, name in enumerate(SOLVERS.values())}
         df = df.sort_values("solver", key=lambda c: c.map(order), kind="stable")
-        meta["loadavg_after"] = list(os.getloadavg())
-        meta["finished_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        now = run_meta()
+        meta["loadavg_after"] = meta["loadavg"] = now["loadavg"]
+        meta["finished_utc"] = meta["utc"] = now["utc"]
         meta["total_seconds"] = round(time.perf_counter() - t_start, 1)
         df.to_csv(args.out / "results.csv", index=False, float_format="%.10g")
-        (args.out / "results_meta.json").write_text(json.dumps({"runs": runs}, indent=1)
-                                                    + "\n")
+        write_meta(args.out / "results_meta.json", {"runs": runs})
         return df
 
     if "smo" in args.only:
