@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -49,6 +50,8 @@ from weaklabel.reference.smo import label_kernel_dual_reference, label_kernel_ma
 from weaklabel.solvers.smo import KernelRowCache, label_kernel_dual, svc_dual
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
 
 
 def best_timed(fn, repeat: int = 3, min_seconds: float = 1.0):
@@ -143,6 +146,7 @@ def main(argv=None) -> int:
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / f"{args.out}.csv", index=False, float_format="%.6g")
+    write_meta(HERE / f"{args.out}_meta.json", run_meta(extra={"args": vars(args)}))
     threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS",
                                                        "OPENBLAS_NUM_THREADS",
                                                        "NUMBA_NUM_THREADS")}
@@ -210,6 +214,8 @@ def label_kernel_case(X, y, rng, sizes, qp_max, cache_mb=200.0):
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results_label_kernel.csv", index=False, float_format="%.6g")
+    write_meta(HERE / "results_label_kernel_meta.json",
+               run_meta(extra={"sizes": sizes, "qp_max": qp_max, "cache_mb": cache_mb}))
     md = df.to_markdown(index=False, floatfmt=".4g")
     (HERE / "results_label_kernel.md").write_text(md + "\n")
     print(md)

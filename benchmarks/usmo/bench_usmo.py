@@ -34,6 +34,8 @@ import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
 
 
 def _one(method, kernel, n, seed=0, source="adult"):
@@ -108,6 +110,7 @@ def main(argv=None):
             print(rows[-1], file=sys.stderr, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results.csv", index=False, float_format="%.6g")
+    write_meta(HERE / "results_meta.json", run_meta(extra={"args": vars(args)}))
     t = df[df.source == "adult"].pivot_table(index=["kernel", "n"], columns="method",
                                              values=["seconds", "peak_mb"])
     out = pd.DataFrame({

@@ -30,6 +30,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
 
 
 def one_fit(variant: str, n: int, cache_mb, cache_dtype: str, seed: int) -> dict:
@@ -115,6 +117,7 @@ def main(argv=None) -> int:
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / f"{args.out}.csv", index=False, float_format="%.6g")
+    write_meta(HERE / f"{args.out}_meta.json", run_meta(extra={"args": vars(args)}))
     threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS",
                                                        "OPENBLAS_NUM_THREADS",
                                                        "NUMBA_NUM_THREADS")}
