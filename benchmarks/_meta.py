@@ -118,6 +118,15 @@ def run_meta(extra: dict | None = None) -> dict:
     return meta
 
 
+def load_line(meta: dict) -> str:
+    """``"load average A at the start, B at the end"`` (1-minute averages) of a
+    :func:`run_meta` record, for the header line of a results ``.md``."""
+    def one(v):
+        return f"{v[0]:.2f}" if isinstance(v, list) else str(v)
+    return (f"load average {one(meta['loadavg_start'])} at the start, "
+            f"{one(meta['loadavg'])} at the end")
+
+
 def repo_relative(obj, repo: str | Path = _REPO):
     """``obj`` with every string or path that points inside ``repo`` written relative to it
     (in dicts, lists and tuples too), so that a committed record names no local folder."""

@@ -51,7 +51,7 @@ from weaklabel.solvers.smo import KernelRowCache, label_kernel_dual, svc_dual
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
-from _meta import run_meta, write_meta  # noqa: E402
+from _meta import load_line, run_meta, write_meta  # noqa: E402
 
 
 def best_timed(fn, repeat: int = 3, min_seconds: float = 1.0):
@@ -102,7 +102,6 @@ def main(argv=None) -> int:
     mb, dt = args.cache_mb, args.cache_dtype
     global MIN_SECONDS
     MIN_SECONDS = args.min_seconds
-    load_start = os.getloadavg()[0]
     X, y, *_ = large_pool("libsvm-a9a", positive=1, seed=0)
     rng = np.random.default_rng(0)
     svc_dual(X[:20], np.where(np.arange(20) % 2, 1.0, -1.0))  # warm-up
@@ -146,15 +145,13 @@ def main(argv=None) -> int:
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / f"{args.out}.csv", index=False, float_format="%.6g")
-    write_meta(HERE / f"{args.out}_meta.json", run_meta(extra={"args": vars(args)}))
-    threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS",
-                                                       "OPENBLAS_NUM_THREADS",
-                                                       "NUMBA_NUM_THREADS")}
+    meta = run_meta(extra={"args": vars(args)})
+    write_meta(HERE / f"{args.out}_meta.json", meta)
+    threads = meta["threads"]
     md = [f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; threads {threads}; cache {mb:g} MB for both "
           f"(ours stored as {dt}); best of at least 3 fits per solver (repeated until "
-          f"{args.min_seconds:g} s of fits), one process; load average {load_start:.2f} at the "
-          f"start, {os.getloadavg()[0]:.2f} at the end.", "",
+          f"{args.min_seconds:g} s of fits), one process; {load_line(meta)}.", "",
           df.to_markdown(index=False, floatfmt=".4g")]
     (HERE / f"{args.out}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))

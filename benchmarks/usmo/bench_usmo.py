@@ -35,7 +35,7 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
-from _meta import run_meta, write_meta  # noqa: E402
+from _meta import load_line, run_meta, write_meta  # noqa: E402
 
 
 def _one(method, kernel, n, seed=0, source="adult"):
@@ -90,7 +90,6 @@ def main(argv=None):
     args = ap.parse_args(argv)
     sizes = [500, 1000] if args.quick else [500, 1000, 2000, 3000]
     bigs = [5000] if args.quick else [int(v) for v in args.big_sizes.split(",")]
-    load_start = os.getloadavg()[0]
     tasks = []
     for kernel in ("linear", "gaussian"):
         for n in sizes:
@@ -110,7 +109,8 @@ def main(argv=None):
             print(rows[-1], file=sys.stderr, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results.csv", index=False, float_format="%.6g")
-    write_meta(HERE / "results_meta.json", run_meta(extra={"args": vars(args)}))
+    meta = run_meta(extra={"args": vars(args)})
+    write_meta(HERE / "results_meta.json", meta)
     t = df[df.source == "adult"].pivot_table(index=["kernel", "n"], columns="method",
                                              values=["seconds", "peak_mb"])
     out = pd.DataFrame({
@@ -129,12 +129,10 @@ def main(argv=None):
         if len(g) >= 2:
             b = np.polyfit(np.log(g["n"].astype(float)), np.log(g["seconds"]), 1)[0]
             slopes.append(f"{kernel} n^{b:.2f} over n = {', '.join(str(v) for v in g['n'])}")
-    threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                                                       "NUMBA_NUM_THREADS")}
+    threads = meta["threads"]
     md = [f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; threads {threads}; one fit at a time, each in a "
-          f"fresh process after a warm-up fit on 60 rows; load average {load_start:.2f} at the "
-          f"start, {os.getloadavg()[0]:.2f} at the end.", "",
+          f"fresh process after a warm-up fit on 60 rows; {load_line(meta)}.", "",
           out.round(3).to_markdown(), "",
           "USMO at large n (synthetic 20-d mixture, 100 positives; peak MB above the "
           "process's resident set before the fit):", "",

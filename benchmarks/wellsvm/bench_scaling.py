@@ -32,7 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
-from _meta import run_meta, write_meta  # noqa: E402
+from _meta import load_line, run_meta, write_meta  # noqa: E402
 
 
 def one_fit(variant: str, n: int, cache_mb, cache_dtype: str, seed: int) -> dict:
@@ -107,7 +107,6 @@ def main(argv=None) -> int:
         return 0
     import pandas as pd
 
-    load_start = os.getloadavg()[0]
     rows = []
     for variant in args.variants.split(","):
         for n in [int(v) for v in args.sizes.split(",")]:
@@ -121,13 +120,12 @@ def main(argv=None) -> int:
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / f"{args.out}.csv", index=False, float_format="%.6g")
-    write_meta(HERE / f"{args.out}_meta.json", run_meta(extra={"args": vars(args)}))
-    threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS",
-                                                       "OPENBLAS_NUM_THREADS",
-                                                       "NUMBA_NUM_THREADS")}
+    meta = run_meta(extra={"args": vars(args)})
+    write_meta(HERE / f"{args.out}_meta.json", meta)
+    threads = meta["threads"]
     md = [f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}; threads {threads}; one fit per process; load "
-          f"average {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the end.", "",
+          f"{platform.python_version()}; threads {threads}; one fit per process; "
+          f"{load_line(meta)}.", "",
           df.to_markdown(index=False, floatfmt=".4g")]
     (HERE / f"{args.out}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
