@@ -1,5 +1,7 @@
 """The kernel-row cache shared by every kernel solver (weaklabel.kernels, LIBSVM's Cache)."""
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -121,6 +123,39 @@ def test_tiny_and_huge_caches_give_identical_solutions(kernel, dtype):
                           cache_dtype=dtype)
     assert a.n_iter == b.n_iter
     np.testing.assert_array_equal(a.alpha, b.alpha)
+
+
+@pytest.mark.parametrize("problem", ["box", "simplex"])
+@pytest.mark.parametrize("T", [1, 3])
+def test_label_kernel_rows_by_sign_pattern_give_identical_solutions(monkeypatch, problem, T):
+    """Rows of M by sign pattern (O(n) per row of Q) and the O(n T) rows: same iterates."""
+    smo_mod = importlib.import_module("weaklabel.solvers.smo")  # the module, not smo()
+
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(120, 4))
+    Z = np.where(rng.random((T, 120)) < 0.5, 1.0, -1.0)
+    mu = rng.random(T) + 0.1
+    kw = dict(problem=problem, eps=1e-6, row_cache_mb=1e-6,
+              diag=0.5 if problem == "simplex" else None)
+    pat, Mv = smo_mod._lk_patterns(smo_mod._label_matrix(Z, 120), mu)
+    assert Mv.shape == (2 ** T, 120)          # the pattern path is taken
+    fast = label_kernel_dual(X, Z, mu, 1.0, "gaussian", **kw)
+    monkeypatch.setattr(smo_mod, "_LK_PATTERN_MB", 0.0)
+    pat, Mv = smo_mod._lk_patterns(smo_mod._label_matrix(Z, 120), mu)
+    assert Mv.shape == (0, 120)               # ... and here it is not
+    slow = label_kernel_dual(X, Z, mu, 1.0, "gaussian", **kw)
+    assert fast.n_iter == slow.n_iter
+    np.testing.assert_array_equal(fast.alpha, slow.alpha)
+    np.testing.assert_array_equal(fast.gradient, slow.gradient)
+
+
+def test_label_patterns_fall_back_when_they_are_as_many_as_half_the_points():
+    smo_mod = importlib.import_module("weaklabel.solvers.smo")  # the module, not smo()
+
+    rng = np.random.default_rng(3)
+    Z = np.where(rng.random((30, 8)) < 0.5, 1.0, -1.0)   # 8 labels, 30 points: ~30 patterns
+    assert smo_mod._lk_patterns(Z, np.ones(8))[1].shape[0] == 0
+    assert smo_mod._lk_patterns(Z[:, :2], np.ones(2))[1].shape[0] == 4
 
 
 def test_float32_rows_stay_within_the_rounding_bound_of_float64():

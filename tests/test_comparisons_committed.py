@@ -47,13 +47,13 @@ def test_every_differing_cell_has_a_cause(path):
     c = pd.read_csv(path, keep_default_na=False, na_values=[""])
     assert list(c.columns) == COLUMNS + CAUSE_COLUMNS
     differs = c["verdict"] == "differs"
-    cause = c["cause"].fillna("").astype(str)
+    cause = c["cause"].astype(object).fillna("").astype(str)
     assert not (differs & (cause == "")).any()
     assert not (~differs & (cause != "")).any()
     used = {x for v in cause for x in v.split(";") if x}
     assert used <= set(CAUSES)
     # every cause comes with its evidence, one text per cause
-    ev = c["evidence"].fillna("").astype(str)
+    ev = c["evidence"].astype(object).fillna("").astype(str)
     assert all(len(e.split(";")) >= len(k.split(";")) for k, e in zip(cause[differs],
                                                                          ev[differs]))
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 import time
 import tracemalloc
 import warnings
@@ -50,6 +51,9 @@ from weaklabel.data import load
 from weaklabel.measure import best_of
 from weaklabel.solvers.linear import linear_label_kernel_dual, linear_svm_dual_cd
 from weaklabel.solvers.smo import label_kernel_dual
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -190,6 +194,8 @@ def main(argv=None) -> int:
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results.csv", index=False)
     total = time.perf_counter() - t_start
+    write_meta(HERE / "results_meta.json",
+               run_meta(extra={"args": vars(args), "total_seconds": round(total, 1)}))
     print(f"\nwhole script {total:.0f} s; {platform.machine()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f}")
     tm = df[df.part == "time"]

@@ -35,6 +35,9 @@ from pathlib import Path
 
 import pandas as pd
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 CLAIM_SECONDS = 1000.0
 CLAIM_N = 500_000
@@ -135,6 +138,10 @@ def write_tables(row: dict) -> pd.DataFrame:
           f"with > {CLAIM_N:,} instances: **{verdict}** on this machine for the tasks above, "
           "on the declared RCV1 substitute."]
     _replace(HERE / "scaling.md", "\n".join(md) + "\n")
+    # the record of this run (rows of earlier runs kept in the table have their own date and
+    # load_average columns)
+    write_meta(HERE / "scaling_meta.json",
+               run_meta(extra={"last_row": {"task": row["task"], "n_points": row["n_points"]}}))
     print("\n".join(md))
     return df
 

@@ -33,6 +33,9 @@ from weaklabel.reference.lssvm import lssvc_reference
 from weaklabel.solvers.lssvm import LSSVCFactor, dense_solve
 from weaklabel.solvers.mcls import mcls_loop
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
+
 SIZES = [int(v) for v in os.environ.get("BENCH_SIZES", "500,1000,2000,5000").split(",")]
 CVXPY_MAX = int(os.environ.get("BENCH_CVXPY_MAX", "5000"))
 SIGMA, C, R_EPS = 0.7, 1.0, 0.05
@@ -104,6 +107,8 @@ def main(argv=None) -> int:
     df["machine"] = f"{platform.machine()} {os.cpu_count()} cpu, {platform.python_version()}"
     out = Path(__file__).with_name("results.csv")
     df.to_csv(out, index=False, float_format="%.4g")
+    write_meta(out.with_name("results_meta.json"), run_meta(extra={
+        "sizes": SIZES, "cvxpy_max": CVXPY_MAX}))
     print(df.to_string(index=False))
     return 0
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -49,6 +50,8 @@ from weaklabel.reference.smo import label_kernel_dual_reference, label_kernel_ma
 from weaklabel.solvers.smo import KernelRowCache, label_kernel_dual, svc_dual
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import load_line, run_meta, write_meta  # noqa: E402
 
 
 def best_timed(fn, repeat: int = 3, min_seconds: float = 1.0):
@@ -64,6 +67,14 @@ def best_timed(fn, repeat: int = 3, min_seconds: float = 1.0):
 
 
 MIN_SECONDS = 1.0
+
+
+def dual_objective(X, y, a, k, block: int = 2000) -> float:
+    """``1/2 a'Qa - 1'a`` with ``Q = yy' o K``, ``K`` formed ``block`` rows at a time."""
+    v = a * y
+    Qa = np.concatenate([y[s:s + block] * (gram(X[s:s + block], X, kernel=k) @ v)
+                         for s in range(0, X.shape[0], block)])
+    return float(0.5 * a @ Qa - a.sum())
 
 
 def best_of(fn):
@@ -122,11 +133,8 @@ def main(argv=None) -> int:
             # the same optimum: LIBSVM's dual objective against ours
             a = np.zeros(n)
             a[lib.support_] = np.abs(lib.dual_coef_.ravel())
-            Kx = None if n > 5000 else gram(Xn, kernel=k)
-            if Kx is not None:
-                Qa = yn * (Kx @ (a * yn))
-                lib_obj = 0.5 * a @ Qa - a.sum()
-                row["libsvm_rel_gap"] = abs(ours.objective - lib_obj) / max(1.0, abs(lib_obj))
+            lib_obj = dual_objective(Xn, yn, a, k)
+            row["libsvm_rel_gap"] = abs(ours.objective - lib_obj) / max(1.0, abs(lib_obj))
             if n <= args.qp_max:
                 t0 = time.perf_counter()
                 ref = svm_dual_qp(gram(Xn, kernel=k), yn, 1.0)
@@ -137,14 +145,13 @@ def main(argv=None) -> int:
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / f"{args.out}.csv", index=False, float_format="%.6g")
-    threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS",
-                                                       "OPENBLAS_NUM_THREADS",
-                                                       "NUMBA_NUM_THREADS")}
+    meta = run_meta(extra={"args": vars(args)})
+    write_meta(HERE / f"{args.out}_meta.json", meta)
+    threads = meta["threads"]
     md = [f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; threads {threads}; cache {mb:g} MB for both "
           f"(ours stored as {dt}); best of at least 3 fits per solver (repeated until "
-          f"{args.min_seconds:g} s of fits), one process; load average at the end "
-          f"{os.getloadavg()[0]:.2f}.", "",
+          f"{args.min_seconds:g} s of fits), one process; {load_line(meta)}.", "",
           df.to_markdown(index=False, floatfmt=".4g")]
     (HERE / f"{args.out}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
@@ -204,6 +211,8 @@ def label_kernel_case(X, y, rng, sizes, qp_max, cache_mb=200.0):
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results_label_kernel.csv", index=False, float_format="%.6g")
+    write_meta(HERE / "results_label_kernel_meta.json",
+               run_meta(extra={"sizes": sizes, "qp_max": qp_max, "cache_mb": cache_mb}))
     md = df.to_markdown(index=False, floatfmt=".4g")
     (HERE / "results_label_kernel.md").write_text(md + "\n")
     print(md)

@@ -38,12 +38,16 @@ import multiprocessing as mp
 import os
 import platform
 import resource
+import sys
 import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 METHODS = ("TSGSU", "CUU(2000)", "CUU(All)", "SUSL(Linear)", "SUSL(Nonlinear)",
@@ -149,6 +153,7 @@ def main(argv=None):
                   f"  peak {row['peak_traced_mb']:8.1f} MB", flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results.csv", index=False, float_format="%.4g")
+    write_meta(HERE / "results_meta.json", run_meta(extra={"args": vars(args)}))
     machine = (f"Machine: {platform.machine()}, {os.cpu_count()} cores (load average "
                f"{load:.1f} at the start), Python {platform.python_version()}, one thread per "
                "process.")

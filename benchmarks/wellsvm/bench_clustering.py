@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -35,6 +36,9 @@ from weaklabel.solvers.mmc import clustering_accuracy
 from weaklabel.solvers.wellsvm import clustering_beta
 
 HERE = Path(__file__).resolve().parent
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import run_meta, write_meta  # noqa: E402
 
 
 def problem(name: str, n: int, seed: int = 0):
@@ -79,6 +83,7 @@ def main(argv=None) -> int:
             rows.append(row)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results_clustering.csv", index=False, float_format="%.6g")
+    write_meta(HERE / "results_clustering_meta.json", run_meta(extra={"args": vars(args)}))
     ok = df[df.gmmc_status == "solved"]
     geo = float(np.exp(np.log(ok.gmmc_over_wellsvm).mean())) if len(ok) else np.nan
     by_n = ok.groupby("n").gmmc_over_wellsvm.apply(lambda r: float(np.exp(np.log(r).mean())))

@@ -7,7 +7,8 @@ C2 = 0.1, Gaussian kernel with the paper's width ``sigma = sqrt(gamma)``
 :func:`weaklabel.solvers.wellsvm.wellsvm` with its defaults. Each (variant, n) is one fit
 in a fresh process (so that the peak resident memory, ``ru_maxrss``, is that fit's, numba's
 compiled code loaded from its cache beforehand by a fit on 200 rows), with the cache budget
-``--cache-mb`` (default: automatic, all of K when it needs at most 1024 MB) and storage
+``--cache-mb`` (default ``all``: a budget that holds all of K at each n; ``auto``: the
+package's automatic size, all of K when it needs at most 1024 MB; or a number) and storage
 ``--cache-dtype``. Recorded: wall time, peak memory, the cache budget, rows computed,
 requests and full scans served from the cache, rows evicted, kernel values computed.
 
@@ -30,6 +31,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import load_line, run_meta, write_meta  # noqa: E402
 
 
 def one_fit(variant: str, n: int, cache_mb, cache_dtype: str, seed: int) -> dict:
@@ -67,6 +70,8 @@ def one_fit(variant: str, n: int, cache_mb, cache_dtype: str, seed: int) -> dict
 
     ws.KernelRowCache = keep
     t0 = time.perf_counter()
+    if cache_mb == "all":  # every row of K, with 1 MB to spare
+        cache_mb = n * n * np.dtype(cache_dtype).itemsize / 2.0**20 + 1.0
     res = ws.wellsvm(Xn, ys, 1.0, 0.1, k, variant=variant, cache_mb=cache_mb,
                      cache_dtype=cache_dtype)
     seconds = time.perf_counter() - t0
@@ -86,15 +91,16 @@ def one_fit(variant: str, n: int, cache_mb, cache_dtype: str, seed: int) -> dict
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--sizes", default="2000,5000,10000")
+    ap.add_argument("--sizes", default="10000,20000")
     ap.add_argument("--variants", default="reference,paper")
-    ap.add_argument("--cache-mb", default=None, help="MB (default: automatic)")
+    ap.add_argument("--cache-mb", default="all",
+                    help="MB, 'auto' (the package's size) or 'all' (all of K; the default)")
     ap.add_argument("--cache-dtype", default="float64", choices=["float64", "float32"])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results_scaling")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    mb = None if args.cache_mb in (None, "auto") else float(args.cache_mb)
+    mb = args.cache_mb if args.cache_mb in ("auto", "all") else float(args.cache_mb)
     if args.one is not None:  # child process: one fit, JSON on stdout
         variant, n = args.one.split(":")
         print(json.dumps(one_fit(variant, int(n), mb, args.cache_dtype, args.seed)))
@@ -114,12 +120,12 @@ def main(argv=None) -> int:
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / f"{args.out}.csv", index=False, float_format="%.6g")
-    threads = {v: os.environ.get(v, "unset") for v in ("OMP_NUM_THREADS",
-                                                       "OPENBLAS_NUM_THREADS",
-                                                       "NUMBA_NUM_THREADS")}
+    meta = run_meta(extra={"args": vars(args)})
+    write_meta(HERE / f"{args.out}_meta.json", meta)
+    threads = meta["threads"]
     md = [f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}; threads {threads}; one fit per process; load "
-          f"average at the end {os.getloadavg()[0]:.2f}.", "",
+          f"{platform.python_version()}; threads {threads}; one fit per process; "
+          f"{load_line(meta)}.", "",
           df.to_markdown(index=False, floatfmt=".4g")]
     (HERE / f"{args.out}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))

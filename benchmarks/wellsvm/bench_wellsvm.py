@@ -47,6 +47,7 @@ import argparse
 import importlib
 import os
 import platform
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -64,6 +65,10 @@ from weaklabel.reference.smo import label_kernel_matrix
 from weaklabel.solvers.smo import KernelRowCache, label_kernel_dual
 
 HERE = Path(__file__).resolve().parent
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_meta.py
+from _meta import mark_start, run_meta, write_meta  # noqa: E402
+
 # the modules themselves (the package attribute ``weaklabel.solvers.wellsvm`` is the function)
 smo_mod = importlib.import_module("weaklabel.solvers.smo")
 wsvm_mod = importlib.import_module("weaklabel.solvers.wellsvm")
@@ -174,6 +179,7 @@ def part1(args):
         base = df[df.method == f"WellSVM ({v})"].set_index("problem")["fit_s"]
         df[f"over_wellsvm_{v}"] = df.fit_s / df.problem.map(base)
     df.to_csv(HERE / "results.csv", index=False, float_format="%.6g")
+    write_meta(HERE / "results_meta.json", run_meta(extra={"args": vars(args)}))
     return df
 
 
@@ -203,6 +209,7 @@ def _simplex_problem(n, seed=0):
 
 
 def part2(args):
+    mark_start()  # results_inner_meta.json: the load when this part starts
     rows = []
     for n in [int(v) for v in args.inner_sizes.split(",")]:
         X, k, Z, mu, diag = _simplex_problem(n)
@@ -244,6 +251,7 @@ def part2(args):
             print(row, flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(HERE / "results_inner.csv", index=False, float_format="%.6g")
+    write_meta(HERE / "results_inner_meta.json", run_meta(extra={"args": vars(args)}))
     return df
 
 
