@@ -19,8 +19,6 @@ import argparse
 import os
 import time
 
-import numpy as np
-
 
 def _data(n_u: int, seed: int = 0):
     from weaklabel.data.generators import breiman_waveform
