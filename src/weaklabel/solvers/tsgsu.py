@@ -26,8 +26,15 @@ Iteration ``t = 1..T`` (Shi et al. 2021, Section 4, Algorithms 1-2, Eqs. (22)-(2
 2. random-feature block ``phi_t`` regenerated from ``(seed, t)`` alone
    (:func:`random_feature_block`);
 3. ``f_t`` on the minibatch: by replaying the blocks ``1..t-1`` from their seeds
-   (``mode="faithful"``, Algorithm 2, ``O(T^2)`` work, memory independent of ``n``) or read
-   from a cache of ``f`` on every training point (``mode="cached"``; the same iterates);
+   (``mode="faithful"``, Algorithm 2, ``O(T^2)`` work, memory independent of ``n``), read
+   from a cache of ``f`` on every training point updated after every iteration
+   (``mode="cached"``, ``O(n)`` work per iteration), or read from a cache brought up to
+   date only on the points a minibatch draws (``mode="lazy"``: a point drawn at ``t``
+   after its previous draw at ``p`` replays blocks ``p+1..t-1``; at most ``(b_S + b_U)
+   (t - 1)`` row-block products per iteration whatever ``n``, and never more than the
+   cached mode's). The three give the same iterates up to rounding; the lazy mode's row
+   arithmetic does not depend on which other rows share a call, so it equals an update of
+   every point after every iteration with that arithmetic bit for bit (tested);
 4. minibatch risks ``R_+``, ``R_-`` and ``delta'`` at them (``sign`` with ``sign(0) = 1``,
    ``1[R > 0]`` or 1);
 5. ``alpha_t = -eta_t sum_{x in B} w(x) phi_t(x)`` (Eq. (25)) with the per-point weights
@@ -731,6 +738,10 @@ class TSGSUResult:
     eval_path : array (len(checkpoints), n_eval) or None
         Decision values on ``X_eval`` at ``checkpoints`` (when ``X_eval`` was given).
     checkpoints : array of int or None
+    info : dict
+        The run's settings (prior, loss, correction, schedule, eta0, batch sizes) and
+        ``f_rows``: row-block products computed for ``f`` on the training points (cached:
+        ``(n_S + n_U) T``; lazy: one per block a drawn point missed; faithful: the replays).
     """
 
     coef: np.ndarray
@@ -867,19 +878,26 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
     loss : {"squared", "double_hinge"}
     correction : {"abs", "relu", "none"}
         ``delta`` of Eq. (8); ``"none"`` minimises the uncorrected SU risk (Eq. (7)).
-    mode : {"cached", "faithful"}
+    mode : {"cached", "faithful", "lazy"}
         ``"faithful"``: ``f`` on the minibatch by replaying all earlier blocks (Algorithm 2,
-        ``O(T^2)`` work, memory independent of ``n``); ``"cached"``: ``f`` kept on all of
-        ``XS``, ``XU`` (and ``X_eval``) and updated each iteration (the same iterates,
-        ``O(n T)`` work).
+        ``(b_S + b_U) T^2 / 2`` row-block products, memory independent of ``n``);
+        ``"cached"``: ``f`` kept on all of ``XS``, ``XU`` (and ``X_eval``) and updated each
+        iteration (``(n_S + n_U) T`` row-block products, growing with ``n``); ``"lazy"``
+        (``features`` ``"rff"`` or ``"maclaurin"``): ``f`` kept on ``XS``, ``XU`` but
+        brought up to date only on the drawn points, by replaying the blocks each missed
+        (never more products than either other mode; the bound ``(b_S + b_U) T (T-1) / 2``
+        does not depend on ``n``; ``O(n)`` memory for ``f`` and the iteration it is current
+        at). The same iterates up to rounding (the cached mode's BLAS calls round a row
+        differently depending on the rows beside it, so the lazy mode uses row-by-row
+        kernels of its own). ``info["f_rows"]`` counts the row-block products.
     random_state : None, int or Generator
         Base seed: minibatches from ``(seed, 0, 1)``, feature block ``t`` from ``(seed, t)``.
     checkpoints : sequence of int, optional
         Iteration counts at which decision values on ``X_eval`` are recorded (default
         ``1..T``); needs ``X_eval``.
     X_eval : array or CSR matrix, optional
-        Evaluation points (e.g. a test set). In cached mode their decision values are
-        updated each iteration (time excluded from the training time); in faithful mode
+        Evaluation points (e.g. a test set). In cached and lazy modes their decision values
+        are updated each iteration (time excluded from the training time); in faithful mode
         they are computed after training with :meth:`TSGSUResult.decision_path`.
     verbose : bool
         Print one line per iteration.
