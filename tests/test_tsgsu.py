@@ -234,7 +234,7 @@ def test_bad_input_names_the_argument(small):
         (dict(lam=-1.0), "lam"),
         (dict(kernel="laplace"), "kernel"),
         (dict(correction="square"), "correction"),
-        (dict(mode="lazy"), "mode"),
+        (dict(mode="eager"), "mode"),
         (dict(loss="hinge"), "loss"),
         (dict(schedule="exp"), "schedule"),
         (dict(features="rff", kernel="poly"), "features"),

@@ -229,10 +229,15 @@ class TSGSU(KernelParamsMixin, SUClassifier):
     loss : {"squared", "double_hinge"}, default="squared"
     correction : {"abs", "relu", "none"}, default="abs"
         The consistent correction ``delta`` of Eq. (8) (the paper uses ``abs``).
-    mode : {"cached", "faithful"}, default="cached"
+    mode : {"cached", "faithful", "lazy"}, default="cached"
         ``"faithful"`` recomputes ``f`` on each minibatch by replaying every earlier
         feature block (the paper's O(T^2) algorithm, memory independent of n);
-        ``"cached"`` keeps ``f`` on the training points up to date (same iterates).
+        ``"cached"`` keeps ``f`` on every training point up to date after each iteration
+        (O(n) work per iteration: its time grows with n); ``"lazy"`` keeps ``f`` on the
+        training points but updates a point only when a minibatch draws it (work per
+        iteration at most ``2 batch_size (t - 1)`` row-block products whatever n, and never
+        more than either other mode; features ``"rff"`` or ``"maclaurin"`` only). The same
+        iterates up to rounding (see :func:`weaklabel.solvers.tsgsu.tsgsu`).
     random_state : int, Generator or None, default=None
     verbose : bool, default=False
 

@@ -26,8 +26,15 @@ Iteration ``t = 1..T`` (Shi et al. 2021, Section 4, Algorithms 1-2, Eqs. (22)-(2
 2. random-feature block ``phi_t`` regenerated from ``(seed, t)`` alone
    (:func:`random_feature_block`);
 3. ``f_t`` on the minibatch: by replaying the blocks ``1..t-1`` from their seeds
-   (``mode="faithful"``, Algorithm 2, ``O(T^2)`` work, memory independent of ``n``) or read
-   from a cache of ``f`` on every training point (``mode="cached"``; the same iterates);
+   (``mode="faithful"``, Algorithm 2, ``O(T^2)`` work, memory independent of ``n``), read
+   from a cache of ``f`` on every training point updated after every iteration
+   (``mode="cached"``, ``O(n)`` work per iteration), or read from a cache brought up to
+   date only on the points a minibatch draws (``mode="lazy"``: a point drawn at ``t``
+   after its previous draw at ``p`` replays blocks ``p+1..t-1``; at most ``(b_S + b_U)
+   (t - 1)`` row-block products per iteration whatever ``n``, and never more than the
+   cached mode's). The three give the same iterates up to rounding; the lazy mode's row
+   arithmetic does not depend on which other rows share a call, so it equals an update of
+   every point after every iteration with that arithmetic bit for bit (tested);
 4. minibatch risks ``R_+``, ``R_-`` and ``delta'`` at them (``sign`` with ``sign(0) = 1``,
    ``1[R > 0]`` or 1);
 5. ``alpha_t = -eta_t sum_{x in B} w(x) phi_t(x)`` (Eq. (25)) with the per-point weights
@@ -77,7 +84,9 @@ _KERNELS = ("rbf", "poly")
 _FEATURES = ("auto", "rff", "maclaurin", "tensorsketch")
 _LOSSES = ("squared", "double_hinge")
 _CORRECTIONS = ("abs", "relu", "none")
-_MODES = ("cached", "faithful")
+_MODES = ("cached", "faithful", "lazy")
+_LAZY_FEATURES = ("rff", "maclaurin")
+_LAZY_BLOCK_BYTES = 64 * 2**20  # regenerated blocks kept by the lazy cache (LRU)
 _SCHEDULES = ("inv_sqrt", "const")
 _ROWS = 4096  # rows per chunk when evaluating on many points
 _RFF_ROWS = 256  # rows per random-Fourier projection (2 MB at m = 1000: stays in cache)
@@ -367,6 +376,80 @@ def _rff_tdot(Z, w, scale, out, fast):
         out[j] *= scale
 
 
+@nb.njit(cache=True, nogil=True)
+def _row_finish(prod, a, scale, rho, fi, rff, c, s):
+    """``rho fi + phi a`` for one row from its projection product ``prod`` (length ``m``):
+    ``phi = [cos, sin](prod) scale`` (``rff``; libm when ``max |prod| > _SINCOS_MAX``) or
+    ``phi = prod scale``. Sums run in index order: the result depends on this row alone."""
+    m = prod.shape[0]
+    if rff:
+        big = False
+        for j in range(m):
+            if abs(prod[j]) > _SINCOS_MAX:
+                big = True
+        if big:
+            _sincos_libm(prod, c, s)
+        else:
+            _sincos_row(prod, c, s)
+        acc1 = 0.0
+        acc2 = 0.0
+        for j in range(m):
+            acc1 += a[j] * c[j]
+            acc2 += a[m + j] * s[j]
+        return rho * fi + scale * (acc1 + acc2)
+    acc = 0.0
+    for j in range(m):
+        acc += (prod[j] * scale) * a[j]
+    return rho * fi + acc
+
+
+@nb.njit(cache=True, nogil=True)
+def _rows_dense(X, rows, P, a, scale, rho, f, rff):
+    """``f[i] = rho f[i] + phi(X[i]) a`` for ``i`` in ``rows``, one row at a time (the
+    projections ``z_q = X[i] P[q]`` accumulate over features in order, ``phi`` as in
+    :func:`_row_finish`): a row's result does not depend on the other rows of the call."""
+    deg, d, m = P.shape
+    z, prod, c, s = np.empty(m), np.empty(m), np.empty(m), np.empty(m)
+    for r in range(rows.shape[0]):
+        i = rows[r]
+        for q in range(deg):
+            for j in range(m):
+                z[j] = 0.0
+            for k in range(d):
+                xk = X[i, k]
+                for j in range(m):
+                    z[j] += xk * P[q, k, j]
+            if q == 0:
+                prod[:] = z
+            else:
+                for j in range(m):
+                    prod[j] *= z[j]
+        f[i] = _row_finish(prod, a, scale, rho, f[i], rff, c, s)
+
+
+@nb.njit(cache=True, nogil=True)
+def _rows_csr(indptr, indices, data, rows, P, a, scale, rho, f, rff):
+    """:func:`_rows_dense` for CSR rows (stored entries in their stored order)."""
+    deg, d, m = P.shape
+    z, prod, c, s = np.empty(m), np.empty(m), np.empty(m), np.empty(m)
+    for r in range(rows.shape[0]):
+        i = rows[r]
+        for q in range(deg):
+            for j in range(m):
+                z[j] = 0.0
+            for p in range(indptr[i], indptr[i + 1]):
+                xk = data[p]
+                k = indices[p]
+                for j in range(m):
+                    z[j] += xk * P[q, k, j]
+            if q == 0:
+                prod[:] = z
+            else:
+                for j in range(m):
+                    prod[j] *= z[j]
+        f[i] = _row_finish(prod, a, scale, rho, f[i], rff, c, s)
+
+
 def _fast(Z):
     return Z.size == 0 or np.abs(Z).max() <= _SINCOS_MAX
 
@@ -405,6 +488,109 @@ class _Block:
             return g
         return _apply_block(X, self.features, self.params, self.m, self.degree,
                             self.scale).T @ w
+
+
+class _RowBlock:
+    """Block ``t``'s map for the lazy cache (``rff`` and ``maclaurin``): its projection
+    matrices stacked as ``P`` of shape ``(factors, d, m)`` (float64 frequencies or int8
+    Rademacher signs), applied row by row (:func:`_rows_dense`, :func:`_rows_csr`)."""
+
+    def __init__(self, features, t, seed, d, m, gamma, degree, scale):
+        params = _draw_block(features, t, seed, d, m, gamma, degree)
+        self.rff = features == "rff"
+        if self.rff:
+            self.P = np.ascontiguousarray(params.T)[None]
+            self.scale = 1.0 / math.sqrt(m)
+        else:
+            self.P = np.ascontiguousarray(np.stack([R.T for R in params]))
+            self.scale = math.sqrt(scale**degree / m)
+        self.nbytes = self.P.nbytes
+
+    def apply(self, X, rows, a, rho, f):
+        """``f[i] = rho f[i] + phi(X[i]) a`` for ``i`` in ``rows`` (row-wise)."""
+        if sp.issparse(X):
+            _rows_csr(X.indptr, X.indices, X.data, rows, self.P, a, self.scale, rho, f,
+                      self.rff)
+        else:
+            _rows_dense(X, rows, self.P, a, self.scale, rho, f, self.rff)
+
+
+class _LazyCache:
+    """``f`` on the training sets, each point brought up to date only when drawn.
+
+    Point ``i`` of set ``k`` holds ``f[k][i]`` current up to iteration ``last[k][i]``; before
+    iteration ``t`` uses it, blocks ``last+1 .. t-1`` are applied to it in order, each as
+    ``f <- rho_s f + phi_s(x) alpha_s`` (the cached mode's update, row by row), so every
+    point sees the sequence of operations of an update of all points after every iteration,
+    without the points that are not drawn. Each needed block is regenerated from its seed
+    once per iteration (an LRU of ``_LAZY_BLOCK_BYTES`` keeps recent ones). Work per
+    iteration: ``sum_i (t - 1 - last_i)`` row-block products over the minibatch's points, at
+    most ``(b_S + b_U)(t - 1)`` whatever ``n``; ``rows`` counts them.
+    """
+
+    def __init__(self, sets, features, seed, d, m, gamma, degree, scale, coef, rho):
+        self.sets = sets
+        self.f = [np.zeros(X.shape[0]) for X in sets]
+        self.last = [np.zeros(X.shape[0], dtype=np.int64) for X in sets]
+        self.spec = (features, seed, d, m, gamma, degree, scale)
+        self.coef, self.rho = coef, rho
+        self.blocks: dict[int, _RowBlock] = {}
+        self.nbytes = 0
+        self.rows = 0
+
+    def _block(self, s):
+        blk = self.blocks.pop(s, None)
+        if blk is None:
+            features, seed, d, m, gamma, degree, scale = self.spec
+            blk = _RowBlock(features, s, seed, d, m, gamma, degree, scale)
+            self.nbytes += blk.nbytes
+            while self.blocks and self.nbytes > _LAZY_BLOCK_BYTES:
+                self.nbytes -= self.blocks.pop(next(iter(self.blocks))).nbytes
+        self.blocks[s] = blk  # most recently used last
+        return blk
+
+    def refresh(self, t, idxs):
+        """Bring ``f[k][idxs[k]]`` (distinct indices per set) up to iteration ``t - 1``;
+        returns their values concatenated."""
+        stale, first = [], t
+        for k, idx in enumerate(idxs):
+            last = self.last[k][idx]
+            order = np.argsort(last, kind="stable")
+            stale.append((idx[order], last[order]))
+            if idx.size:
+                first = min(first, int(last[order[0]]) + 1)
+        for s in range(first, t):
+            blk = None
+            for k, (rows, last) in enumerate(stale):
+                n_s = int(np.searchsorted(last, s))  # points current only up to < s
+                if n_s:
+                    if blk is None:
+                        blk = self._block(s)
+                    blk.apply(self.sets[k], rows[:n_s], self.coef[s - 1], self.rho[s - 1],
+                              self.f[k])
+                    self.rows += n_s
+        for k, idx in enumerate(idxs):
+            self.last[k][idx] = t - 1
+        return np.concatenate([self.f[k][idx] for k, idx in enumerate(idxs)])
+
+
+class _EagerRowCache(_LazyCache):
+    """Reference for tests: :class:`_LazyCache`'s arithmetic with every point brought up to
+    date at every iteration (the cached mode's schedule, ``O(n)`` per iteration)."""
+
+    def refresh(self, t, idxs):
+        super().refresh(t, [np.arange(X.shape[0]) for X in self.sets])
+        return np.concatenate([self.f[k][idx] for k, idx in enumerate(idxs)])
+
+
+def _warm_rows(X, features):
+    """Load / compile the lazy cache's kernel for this input type outside the timed loop."""
+    P = np.zeros((1, X.shape[1], 1), dtype=np.float64 if features == "rff" else np.int8)
+    rows, a, f = np.zeros(1, dtype=np.int64), np.zeros(2), np.zeros(1)
+    if sp.issparse(X):
+        _rows_csr(X.indptr, X.indices, X.data, rows, P, a, 1.0, 1.0, f, features == "rff")
+    else:
+        _rows_dense(X, rows, P, a, 1.0, 1.0, f, features == "rff")
 
 
 def _rows(X, idx):
@@ -552,6 +738,10 @@ class TSGSUResult:
     eval_path : array (len(checkpoints), n_eval) or None
         Decision values on ``X_eval`` at ``checkpoints`` (when ``X_eval`` was given).
     checkpoints : array of int or None
+    info : dict
+        The run's settings (prior, loss, correction, schedule, eta0, batch sizes) and
+        ``f_rows``: row-block products computed for ``f`` on the training points (cached:
+        ``(n_S + n_U) T``; lazy: one per block a drawn point missed; faithful: the replays).
     """
 
     coef: np.ndarray
@@ -688,19 +878,26 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
     loss : {"squared", "double_hinge"}
     correction : {"abs", "relu", "none"}
         ``delta`` of Eq. (8); ``"none"`` minimises the uncorrected SU risk (Eq. (7)).
-    mode : {"cached", "faithful"}
+    mode : {"cached", "faithful", "lazy"}
         ``"faithful"``: ``f`` on the minibatch by replaying all earlier blocks (Algorithm 2,
-        ``O(T^2)`` work, memory independent of ``n``); ``"cached"``: ``f`` kept on all of
-        ``XS``, ``XU`` (and ``X_eval``) and updated each iteration (the same iterates,
-        ``O(n T)`` work).
+        ``(b_S + b_U) T^2 / 2`` row-block products, memory independent of ``n``);
+        ``"cached"``: ``f`` kept on all of ``XS``, ``XU`` (and ``X_eval``) and updated each
+        iteration (``(n_S + n_U) T`` row-block products, growing with ``n``); ``"lazy"``
+        (``features`` ``"rff"`` or ``"maclaurin"``): ``f`` kept on ``XS``, ``XU`` but
+        brought up to date only on the drawn points, by replaying the blocks each missed
+        (never more products than either other mode; the bound ``(b_S + b_U) T (T-1) / 2``
+        does not depend on ``n``; ``O(n)`` memory for ``f`` and the iteration it is current
+        at). The same iterates up to rounding (the cached mode's BLAS calls round a row
+        differently depending on the rows beside it, so the lazy mode uses row-by-row
+        kernels of its own). ``info["f_rows"]`` counts the row-block products.
     random_state : None, int or Generator
         Base seed: minibatches from ``(seed, 0, 1)``, feature block ``t`` from ``(seed, t)``.
     checkpoints : sequence of int, optional
         Iteration counts at which decision values on ``X_eval`` are recorded (default
         ``1..T``); needs ``X_eval``.
     X_eval : array or CSR matrix, optional
-        Evaluation points (e.g. a test set). In cached mode their decision values are
-        updated each iteration (time excluded from the training time); in faithful mode
+        Evaluation points (e.g. a test set). In cached and lazy modes their decision values
+        are updated each iteration (time excluded from the training time); in faithful mode
         they are computed after training with :meth:`TSGSUResult.decision_path`.
     verbose : bool
         Print one line per iteration.
@@ -718,6 +915,12 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
             "weights 1/(2 pi_+ - 1) diverge (similar pairs carry no label information then).")
     lam = check_positive(lam, "lam")
     features, gamma, degree, scale = _check_kernel(kernel, features, gamma, degree, scale)
+    check_choice(mode, "mode", _MODES)
+    if mode == "lazy" and features not in _LAZY_FEATURES:
+        raise ValueError(
+            f"mode='lazy' supports features in {_LAZY_FEATURES}, got features={features!r} "
+            "(its FFT has no row-by-row path here): use mode='cached' or 'faithful', or "
+            "features='maclaurin'.")
     n_iter = check_int(n_iter, "n_iter", minimum=1)
     batch_s = check_int(batch_s, "batch_s", minimum=1)
     batch_u = check_int(batch_u, "batch_u", minimum=1)
@@ -750,9 +953,18 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
     log_decay = np.zeros(n_iter + 1)
     hist_t, hist_rp, hist_rm, hist_obj = (np.zeros(n_iter) for _ in range(4))
     sqnorm = 0.0  # squared feature-space norm of f_t
-    cached = mode == "cached"
+    lazy = mode == "lazy"
+    cached = mode == "cached" or lazy  # both keep f on the training points
+    rho_all = 1.0 - eta * lam
+    if lazy:
+        fcache = _LazyCache((XS, XU), features, seed, d, m, gamma, degree, scale, coef,
+                            rho_all)
+        _warm_rows(XS, features)
+        _warm_rows(XU, features)
+    f_rows = 0  # row-block products computed for f on the training points
     if cached:
-        cS, cU = np.zeros(nS), np.zeros(nU)
+        if not lazy:
+            cS, cU = np.zeros(nS), np.zeros(nU)
         cE = np.zeros(X_eval.shape[0]) if X_eval is not None else None
         # checkpoints at 0 keep the zero function
         eval_path = np.zeros((ck.size, X_eval.shape[0])) if X_eval is not None else None
@@ -767,11 +979,14 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
             iS, iU = next(batches)
             XSb, XUb = _rows(XS, iS), _rows(XU, iU)
             bS = iS.shape[0]
-            if cached:
+            if lazy:
+                fb = fcache.refresh(t, (iS, iU))
+            elif cached:
                 fb = np.concatenate([cS[iS], cU[iU]])
             else:  # Algorithm 2: replay blocks 1..t-1 on the minibatch
                 Xb = _stack(XSb, XUb)
                 fb = np.zeros(Xb.shape[0])
+                f_rows += Xb.shape[0] * (t - 1)
                 for i in range(1, t):
                     blk = _Block(features, i, seed, d, m, gamma, degree, scale)
                     blk.dot_into(Xb, coef[i - 1] * math.exp(log_decay[t - 1] - log_decay[i]),
@@ -793,21 +1008,22 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
             hist_rp[t - 1], hist_rm[t - 1] = rp, rm
             sqnorm = rho * rho * sqnorm + float(alpha @ alpha)
             log_decay[t] = log_decay[t - 1] + math.log(rho)
-            if cached:
+            if cached and not lazy:
+                f_rows += nS + nU
                 for X, cache in ((XS, cS), (XU, cU)):
                     for lo in range(0, X.shape[0], _ROWS):
                         hi = min(X.shape[0], lo + _ROWS)
                         sub = cache[lo:hi]
                         blk.dot_into(X[lo:hi], alpha, sub, rho)
-                if cE is not None:
-                    t0 = time.perf_counter()
-                    for lo in range(0, X_eval.shape[0], _ROWS):
-                        hi = min(X_eval.shape[0], lo + _ROWS)
-                        blk.dot_into(X_eval[lo:hi], alpha, cE[lo:hi], rho)
-                    hit = np.nonzero(ck == t)[0]
-                    if hit.size:
-                        eval_path[hit] = cE
-                    excluded += time.perf_counter() - t0
+            if cached and cE is not None:
+                t0 = time.perf_counter()
+                for lo in range(0, X_eval.shape[0], _ROWS):
+                    hi = min(X_eval.shape[0], lo + _ROWS)
+                    blk.dot_into(X_eval[lo:hi], alpha, cE[lo:hi], rho)
+                hit = np.nonzero(ck == t)[0]
+                if hit.size:
+                    eval_path[hit] = cE
+                excluded += time.perf_counter() - t0
             hist_t[t - 1] = time.perf_counter() - start - excluded
             if verbose:
                 print(f"TSGSU it {t:4d}  eta={eta[t - 1]:.3g}  R+={rp:+.5f}  R-={rm:+.5f}  "
@@ -819,7 +1035,8 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
                       n_iter_=n_iter, checkpoints=ck,
                       info={"prior": prior, "loss": loss, "correction": correction,
                             "schedule": schedule, "eta0": eta0, "batch_s": batch_s,
-                            "batch_u": batch_u})
+                            "batch_u": batch_u,
+                            "f_rows": fcache.rows if lazy else f_rows})
     if X_eval is not None:
         res.eval_path = eval_path if cached else res.decision_path(X_eval, ck)
     return res
