@@ -132,3 +132,21 @@ def test_claims_line_lists_each_claim_or_says_to_re_run(tmp_path):
     _claims(["holds", "not_tested"]).to_csv(d / "claims.csv", index=False)
     line = readme._claims_line("mcls", d)
     assert "1 of 2 hold" in line and "C0 holds; C1 not tested" in line
+
+
+def test_methods_answer_is_the_stage_answer_without_its_heading(tmp_path):
+    from weaklabel.experiments.methods import answer_markdown
+    d = tmp_path / "results" / "methods"
+    d.mkdir(parents=True)
+    answers = {"PU": {"text": "PU (3 cells, 4 methods): best average rank A (1.20)."}}
+    cfg = {"alpha": 0.05, "cd_alpha": 0.1, "settings": ["PU", "SSL"]}
+    (d / "answer.md").write_text(answer_markdown(answers, cfg))
+    (d / "metrics.json").write_text("{}")
+    text = "a\n<!-- methods-answer:begin -->\nNot run yet\n<!-- methods-answer:end -->\nb\n"
+    out = readme.render(text, tmp_path)
+    assert "Not run yet" not in out and "## Which method" not in out
+    assert "- PU (3 cells, 4 methods): best average rank A (1.20)." in out
+    assert "- SSL: no result in this run." in out          # a setting without an answer
+    # no metrics.json (the stage has not run): the block is left alone
+    (d / "metrics.json").unlink()
+    assert readme.render(text, tmp_path) == text

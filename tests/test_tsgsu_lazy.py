@@ -134,3 +134,34 @@ def test_lazy_refuses_tensorsketch_naming_features():
     r = tsgsu(XS, XU, 0.7, lam=0.1, kernel="poly", features="maclaurin", mode="lazy",
               n_iter=2, batch_s=2, batch_u=2, n_features=4, random_state=0)
     assert r.mode == "lazy" and r.coef.shape == (2, 4)
+
+
+# ----------------------------------------------------------------- mode="auto" (the default)
+def test_auto_mode_rule_fires_at_the_faithful_count_and_not_below():
+    # estimator defaults: batches 1000 + 1000, T = 100 -> faithful count 2000 * 100 * 99 / 2
+    # = 9.9 M row-block products; cached computes (n_S + n_U) * 100
+    assert T.tsgsu_mode(10000, 89000, 1000, 1000, 100) == "cached"   # 9.9 M: not above
+    assert T.tsgsu_mode(10000, 89001, 1000, 1000, 100) == "lazy"     # one row more
+    assert T.tsgsu_mode(10000, 89001, 1000, 1000, 100, "maclaurin") == "lazy"
+    assert T.tsgsu_mode(10000, 89001, 1000, 1000, 100, "tensorsketch") == "faithful"
+    # batches larger than the sets are clipped: a whole-set batch makes cached cheaper
+    assert T.tsgsu_mode(50, 60, 1000, 1000, 3) == "cached"
+    assert T.tsgsu_mode(50, 60, 10, 10, 3) == "lazy"                 # 330 > 60
+    assert T.tsgsu_mode(50, 60, 10, 10, 1) == "lazy"                 # faithful: 0 products
+
+
+@pytest.mark.parametrize("bs,bu,expect", [(30, 90, "cached"), (2, 3, "lazy")])
+def test_auto_mode_runs_the_mode_it_names(bs, bu, expect):
+    XS, XU = _data(30, 90, seed=3)
+    kw = dict(lam=0.02, gamma=0.4, n_iter=9, batch_s=bs, batch_u=bu, n_features=6,
+              eta0=1.0, random_state=4)
+    a = tsgsu(XS, XU, 0.7, **kw)              # the default is "auto"
+    b = tsgsu(XS, XU, 0.7, mode=expect, **kw)
+    assert a.mode == expect
+    np.testing.assert_array_equal(a.coef, b.coef)
+    assert a.info["f_rows"] == b.info["f_rows"]
+
+
+def test_estimator_default_mode_is_auto():
+    from weaklabel.models import TSGSU
+    assert TSGSU(prior=0.7).get_params()["mode"] == "auto"

@@ -20,7 +20,8 @@ from .claims import claims_metrics, read_claims
 from .costs import COSTS, costs_markdown, readme_lines, stage_runs
 from .pipeline import repo_root, summary
 
-__all__ = ["usmo_brief", "mcls_brief", "wellsvm_brief", "tsgsu_brief", "BLOCKS", "PAPERS",
+__all__ = ["usmo_brief", "mcls_brief", "wellsvm_brief", "tsgsu_brief", "methods_answer",
+           "BLOCKS", "PAPERS",
            "papers_block", "render", "main"]
 
 
@@ -264,9 +265,22 @@ def papers_block(root: Path) -> str:
             "[docs/replication-classes.md](docs/replication-classes.md).\n")
 
 
+def methods_answer(results: Path) -> str:
+    """The README's "Which method should I use?" block: the answer in words the methods
+    stage generated from its numbers (``results/methods/answer.md``), without its heading,
+    and where the tables and figures are."""
+    text = (results / "answer.md").read_text()
+    body = "\n".join(ln for ln in text.splitlines() if not ln.startswith("## ")).strip()
+    return (body + "\n\nTables (mean ± std, Friedman test, win/tie/loss, weak-label against "
+            "oracle selection, true against estimated prior): `results/methods/`; "
+            "critical-difference diagrams and accuracy against fit time: `figures/methods/`; "
+            "the protocol: `reports/methods.html`.\n")
+
+
 #: README block name -> (results folder, writer)
 BLOCKS = {"usmo-brief": ("usmo", usmo_brief), "mcls-brief": ("mcls", mcls_brief),
-          "wellsvm-brief": ("wellsvm", wellsvm_brief), "tsgsu-brief": ("tsgsu", tsgsu_brief)}
+          "wellsvm-brief": ("wellsvm", wellsvm_brief), "tsgsu-brief": ("tsgsu", tsgsu_brief),
+          "methods-answer": ("methods", methods_answer)}
 
 
 def render(text: str, root: Path) -> str:

@@ -862,7 +862,7 @@ def crosscheck(cfg: dict, seed: int = 0) -> list[dict]:
         kw = dict(lam=0.05, gamma=0.5, n_iter=15, batch_s=20, batch_u=30, n_features=30,
                   eta0=1.0, random_state=seed)
         t0 = time.perf_counter()
-        r1 = tsgsu(XS, XU, pr, **kw)
+        r1 = tsgsu(XS, XU, pr, mode="cached", **kw)
         t1 = time.perf_counter() - t0
         t0 = time.perf_counter()
         raw, _ = tsgsu_numpy(XS, XU, pr, **kw)
@@ -900,7 +900,7 @@ def lemma1_check(cfg: dict, ms=(10, 100, 1000), thetas=(1.0, 0.5, 0.25),
             g = []
             for s in seeds:
                 f = tsgsu(data.XS, data.XU, data.prior, n_features=m, random_state=s,
-                          eta0=theta, **kw)
+                          eta0=theta, mode="cached", **kw)
                 h = tsgsu_exact_kernel(data.XS, data.XU, data.prior, random_state=s,
                                        eta0=theta, **kw)
                 g.append(float(np.mean((f.decision_function(X) - h.decision_function(X))

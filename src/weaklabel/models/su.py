@@ -229,9 +229,14 @@ class TSGSU(KernelParamsMixin, SUClassifier):
     loss : {"squared", "double_hinge"}, default="squared"
     correction : {"abs", "relu", "none"}, default="abs"
         The consistent correction ``delta`` of Eq. (8) (the paper uses ``abs``).
-    mode : {"cached", "faithful", "lazy"}, default="cached"
-        ``"faithful"`` recomputes ``f`` on each minibatch by replaying every earlier
-        feature block (the paper's O(T^2) algorithm, memory independent of n);
+    mode : {"auto", "cached", "faithful", "lazy"}, default="auto"
+        ``"auto"`` runs cached while it computes no more row-block products than the
+        faithful mode, ``(n_S + n_U) T <= (b_S + b_U) T (T-1) / 2``, else lazy (faithful
+        for ``features="tensorsketch"``): its cost is bounded by the paper's mode's, which
+        does not grow with n (:func:`weaklabel.solvers.tsgsu.tsgsu_mode`; ``result_.mode``
+        records the mode run). ``"faithful"`` recomputes ``f`` on each minibatch by
+        replaying every earlier feature block (the paper's O(T^2) algorithm, memory
+        independent of n);
         ``"cached"`` keeps ``f`` on every training point up to date after each iteration
         (O(n) work per iteration: its time grows with n); ``"lazy"`` keeps ``f`` on the
         training points but updates a point only when a minibatch draws it (work per
@@ -257,7 +262,7 @@ class TSGSU(KernelParamsMixin, SUClassifier):
     def __init__(self, prior=None, lam=2.0 ** -7, kernel="gaussian", sigma="scale", *,
                  degree=2, scale=1.0, coef0=0.0, features="auto", n_features=1000,
                  batch_size=1000, max_iter=100, eta0=1.0, schedule="inv_sqrt",
-                 loss="squared", correction="abs", mode="cached", random_state=None,
+                 loss="squared", correction="abs", mode="auto", random_state=None,
                  verbose=False):
         self.prior = prior
         self.lam = lam

@@ -78,14 +78,29 @@ from .._validation import check_choice, check_int, check_positive, check_prior
 
 __all__ = ["TSGSUResult", "TSGSUDivergenceError", "maclaurin_features", "random_feature_block",
            "rff_features", "tensorsketch_features", "tsgsu", "tsgsu_batches",
-           "tsgsu_point_weights", "tsgsu_risk_terms", "tsgsu_seed"]
+           "tsgsu_mode", "tsgsu_point_weights", "tsgsu_risk_terms", "tsgsu_seed"]
 
 _KERNELS = ("rbf", "poly")
 _FEATURES = ("auto", "rff", "maclaurin", "tensorsketch")
 _LOSSES = ("squared", "double_hinge")
 _CORRECTIONS = ("abs", "relu", "none")
-_MODES = ("cached", "faithful", "lazy")
+_MODES = ("auto", "cached", "faithful", "lazy")
 _LAZY_FEATURES = ("rff", "maclaurin")
+
+
+def tsgsu_mode(n_s: int, n_u: int, batch_s: int, batch_u: int, n_iter: int,
+               features: str = "rff") -> str:
+    """The mode ``mode="auto"`` runs: ``"cached"`` while its row-block products
+    ``(n_S + n_U) T`` are at most the paper's (faithful) mode's ``(b_S + b_U) T (T-1) / 2``
+    (batches clipped to the set sizes), else ``"lazy"`` (never more products than the
+    faithful mode), or ``"faithful"`` for features the lazy mode does not support. So the
+    default's product count is bounded by the faithful mode's, which does not depend on
+    ``n``: at the estimator's defaults (batches 1000 + 1000, T = 100) the switch is at
+    ``n_S + n_U`` = 99 000."""
+    b = min(batch_s, n_s) + min(batch_u, n_u)
+    if (n_s + n_u) * n_iter <= b * n_iter * (n_iter - 1) // 2:
+        return "cached"
+    return "lazy" if features in _LAZY_FEATURES else "faithful"
 _LAZY_BLOCK_BYTES = 64 * 2**20  # regenerated blocks kept by the lazy cache (LRU)
 _SCHEDULES = ("inv_sqrt", "const")
 _ROWS = 4096  # rows per chunk when evaluating on many points
@@ -846,7 +861,7 @@ def _diverged(t, eta0):
 
 def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
           features="auto", n_iter=100, batch_s=1000, batch_u=1000, n_features=1000, eta0=1.0,
-          schedule="inv_sqrt", loss="squared", correction="abs", mode="cached",
+          schedule="inv_sqrt", loss="squared", correction="abs", mode="auto",
           random_state=None, checkpoints=None, X_eval=None, verbose=False) -> TSGSUResult:
     """Train TSGSU (Shi et al. 2021, Algorithm 1) on similar-pair and unlabelled points.
 
@@ -878,8 +893,11 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
     loss : {"squared", "double_hinge"}
     correction : {"abs", "relu", "none"}
         ``delta`` of Eq. (8); ``"none"`` minimises the uncorrected SU risk (Eq. (7)).
-    mode : {"cached", "faithful", "lazy"}
-        ``"faithful"``: ``f`` on the minibatch by replaying all earlier blocks (Algorithm 2,
+    mode : {"auto", "cached", "faithful", "lazy"}
+        ``"auto"``: the mode :func:`tsgsu_mode` picks from the sizes (cached while it
+        computes no more products than the faithful mode, then lazy; recorded in
+        ``result.mode``). ``"faithful"``: ``f`` on the minibatch by replaying all earlier
+        blocks (Algorithm 2,
         ``(b_S + b_U) T^2 / 2`` row-block products, memory independent of ``n``);
         ``"cached"``: ``f`` kept on all of ``XS``, ``XU`` (and ``X_eval``) and updated each
         iteration (``(n_S + n_U) T`` row-block products, growing with ``n``); ``"lazy"``
@@ -916,6 +934,10 @@ def tsgsu(XS, XU, prior, *, lam, kernel="rbf", gamma=1.0, degree=2, scale=1.0,
     lam = check_positive(lam, "lam")
     features, gamma, degree, scale = _check_kernel(kernel, features, gamma, degree, scale)
     check_choice(mode, "mode", _MODES)
+    if mode == "auto":
+        mode = tsgsu_mode(XS.shape[0], XU.shape[0], check_int(batch_s, "batch_s", minimum=1),
+                          check_int(batch_u, "batch_u", minimum=1),
+                          check_int(n_iter, "n_iter", minimum=1), features)
     if mode == "lazy" and features not in _LAZY_FEATURES:
         raise ValueError(
             f"mode='lazy' supports features in {_LAZY_FEATURES}, got features={features!r} "
