@@ -344,6 +344,27 @@ def tsgsu(df: pd.DataFrame, path: Path) -> list[dict]:
     return out
 
 
+def tsgsu_modes(df: pd.DataFrame, path: Path) -> list[dict]:
+    """``tsgsu/results_modes.csv``: TSGSU's default mode (``auto``) against its other modes
+    at growing n_U, CPU seconds of 100 iterations; the peers are the same algorithm's other
+    modes (the same iterates up to rounding), ``faithful`` being the paper's."""
+    _require(df, ["mode", "mode_run", "n_u", "cpu_s", "f_rows"], path)
+    out = []
+    for n_u, g in df.groupby("n_u", sort=False):
+        ours = g[g["mode"] == "auto"]
+        if ours.empty:
+            raise ValueError(f"{path}: column 'mode' has no 'auto' row at n_u = {n_u}.")
+        o = ours.iloc[0]
+        peers = [peer(f"TSGSU mode={p['mode']}" + (" (the paper's)" if p["mode"] == "faithful"
+                                                  else ""), p["cpu_s"],
+                      answer=f"{int(p['f_rows']):,} row-block products, ours "
+                             f"{int(o['f_rows']):,}")
+                 for _, p in g.iterrows() if p["mode"] != "auto"]
+        out.append(row(f"waveform SU, n_U = {int(n_u)}, 100 iterations (CPU s)",
+                       f"TSGSU default (auto: ran {o['mode_run']})", o["cpu_s"], peers=peers))
+    return out
+
+
 def usmo(df: pd.DataFrame, path: Path) -> list[dict]:
     """``usmo/results.csv``: per kernel, n and source, USMO against cvxpy (the reference)
     and the other methods (LIBSVM's C-SVM of the same size is a speed anchor on another
@@ -463,6 +484,7 @@ ADAPTERS = [
     ("mcls/results.csv", mcls),
     ("smo/results_label_kernel.csv", smo_label_kernel),
     ("smo/results*.csv", smo_csvm),
+    ("tsgsu/results_modes.csv", tsgsu_modes),
     ("tsgsu/results.csv", tsgsu),
     ("usmo/results.csv", usmo),
     ("wellsvm/results_clustering.csv", wellsvm_clustering),

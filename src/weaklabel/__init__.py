@@ -7,7 +7,6 @@ Sub-packages (imports go one way, top to bottom):
 - :mod:`weaklabel.reference`  cvxpy formulations of the same problems (cross-checks)
 - :mod:`weaklabel.models`     scikit-learn style estimators
 - :mod:`weaklabel.metrics`    PU criteria and scorers for model selection on ``(X, s)``
-- :mod:`weaklabel.prior`      class-prior estimation from ``(X, s)`` (Elkan & Noto e1)
 - :mod:`weaklabel.data`       dataset registry, checksum-verified fetching, loaders, splits
 - :mod:`weaklabel.experiments` one protocol module per paper
 - :mod:`weaklabel.published`  the papers' published numbers

@@ -63,10 +63,9 @@ from ._base import (
     KernelParamsMixin,
     PUClassifier,
     check_dense_memory,
-    check_pu_prior,
-    fit_pu_prior,
 )
 from ._mcls_labels import KernelSVC, ilu_labels, nb_labels
+from ._prior import check_pu_prior, fit_pu_prior
 
 __all__ = ["GaussianNBPU", "ILUISVM", "MCLS", "NBBSVM", "PNB"]
 
@@ -119,7 +118,7 @@ class MCLS(KernelParamsMixin, PUClassifier):
         the bias step keeps (over all training rows with ``prior_pool="all"``, over U with
         ``"U"``). No default: ``None`` raises ``ValueError``. ``"estimate"``: that share
         (of all rows or of U, as ``prior_pool`` says) estimated at fit by Elkan & Noto's e1
-        (:func:`weaklabel.models._base.fit_pu_prior`), in ``prior_``.
+        (:func:`weaklabel.models._prior.fit_pu_prior`), in ``prior_``.
     kernel : {"gaussian", "linear", "polynomial"}, default="gaussian"
         The kernel; the paper's is the Gaussian (``"rbf"`` and ``"poly"`` are aliases).
     sigma : float or "scale", default="scale"
@@ -315,7 +314,7 @@ class ILUISVM(KernelParamsMixin, PUClassifier):
         Class-balance ratio (the paper's ``r``, used by ILU only), in (0, 1). No default:
         ``None`` raises ``ValueError``.
         ``"estimate"``: the positive share of all training rows estimated at fit by
-        Elkan & Noto's e1 (:func:`weaklabel.models._base.fit_pu_prior`), in ``prior_``.
+        Elkan & Noto's e1 (:func:`weaklabel.models._prior.fit_pu_prior`), in ``prior_``.
     kernel : {"gaussian", "linear", "polynomial"}, default="gaussian"
         The kernel; the paper's is the Gaussian (``"rbf"`` and ``"poly"`` are aliases).
     sigma : float or "scale", default="scale"
@@ -629,7 +628,7 @@ class PNB(PUClassifier):
         Class-balance ratio of the whole training set (the paper's ``r``), in (0, 1). No
         default: ``None`` raises ``ValueError``.
         ``"estimate"``: the positive share of all training rows estimated at fit by
-        Elkan & Noto's e1 (:func:`weaklabel.models._base.fit_pu_prior`), in ``prior_``.
+        Elkan & Noto's e1 (:func:`weaklabel.models._prior.fit_pu_prior`), in ``prior_``.
     n_bins : int, default=10
         Equal-frequency bins per feature.
 

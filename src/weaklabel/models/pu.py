@@ -54,7 +54,8 @@ from .._validation import (
     check_positive,
 )
 from ..kernels import gram
-from ._base import KernelParamsMixin, PUClassifier, fit_pu_prior
+from ._base import KernelParamsMixin, PUClassifier
+from ._prior import check_pu_prior, fit_pu_prior
 
 __all__ = ["NNPU", "UPU", "BiasedSVM"]
 
@@ -84,7 +85,7 @@ class _PURiskClassifier(KernelParamsMixin, PUClassifier):
         return gram(X, self.centres_, self.kernel_)
 
     def _fit(self, X, s):
-        prior = self._check_common()
+        prior = check_pu_prior(self.prior, type(self).__name__)
         lam = check_positive(self.lam, "lam", allow_zero=True)
         lr = check_positive(self.learning_rate, "learning_rate")
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
@@ -203,7 +204,7 @@ _COMMON_PARAMS = """
     prior : float or "estimate", required
         Class prior ``pi``: the positive share of the unlabelled rows, in (0, 1). ``None``
         raises ``ValueError`` (no silent default). ``"estimate"``: estimated at fit by
-        Elkan & Noto's e1 (:func:`weaklabel.models._base.fit_pu_prior`).
+        Elkan & Noto's e1 (:func:`weaklabel.models._prior.fit_pu_prior`).
     kernel : {"linear", "gaussian", "polynomial"}, default="linear"
         ``"linear"``: the linear model ``f(x) = <w, x> + b``; otherwise a kernel expansion
         over ``n_basis`` centres (``"rbf"`` / ``"poly"`` are aliases).

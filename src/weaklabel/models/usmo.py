@@ -30,9 +30,9 @@ from ._base import (
     KernelParamsMixin,
     PUClassifier,
     check_kernel_scale,
-    fit_pu_prior,
     split_pu,
 )
+from ._prior import check_pu_prior, fit_pu_prior
 
 __all__ = ["DoubleHingePU", "RampPU"]
 
@@ -67,7 +67,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
         Class prior ``Pr[y = +1]`` of the data, in (0, 1) (the paper's pi). No default:
         ``None`` raises ``ValueError``; it is not identifiable from ``(X, s)`` alone.
         ``"estimate"``: estimated at fit by Elkan & Noto's e1 as the positive share of the
-        unlabelled rows (:func:`weaklabel.models._base.fit_pu_prior`), stored in ``prior_``.
+        unlabelled rows (:func:`weaklabel.models._prior.fit_pu_prior`), stored in ``prior_``.
     degree : int, default=3
         Degree of the polynomial kernel ``(<x, y> + coef0)^degree``.
     coef0 : float, default=1.0
@@ -174,7 +174,7 @@ class DoubleHingePU(KernelParamsMixin, PUClassifier):
 
         check_choice(self.solver, "solver", {"usmo", "qp", "init"})
         check_cache_mb(self.cache_mb)
-        prior = self._check_common()
+        prior = check_pu_prior(self.prior, type(self).__name__)
         lam = check_positive(self.lam, "lam")
         tol = check_positive(self.tol, "tol")
         max_iter = check_int(self.max_iter, "max_iter", minimum=0)
@@ -322,7 +322,7 @@ class RampPU(KernelParamsMixin, PUClassifier):
         Class prior ``Pr[y = +1]`` of the data, in (0, 1) (the paper's pi). No default:
         ``None`` raises ``ValueError``; it is not identifiable from ``(X, s)`` alone.
         ``"estimate"``: estimated at fit by Elkan & Noto's e1 as the positive share of the
-        unlabelled rows (:func:`weaklabel.models._base.fit_pu_prior`), stored in ``prior_``.
+        unlabelled rows (:func:`weaklabel.models._prior.fit_pu_prior`), stored in ``prior_``.
     degree : int, default=3
         Degree of the polynomial kernel ``(<x, y> + coef0)^degree``.
     coef0 : float, default=1.0
@@ -406,7 +406,7 @@ class RampPU(KernelParamsMixin, PUClassifier):
         """Fit on ``X`` with the PU indicator ``s`` (1 = labelled positive, 0 = unlabelled)."""
         check_choice(self.solver, "solver", {"smo", "qp"})
         check_cache_mb(self.cache_mb)
-        prior = self._check_common()
+        prior = check_pu_prior(self.prior, type(self).__name__)
         lam = check_positive(self.lam, "lam")
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
         self._check_random_state()
