@@ -40,8 +40,11 @@ Protocol (every number declared in ``params.yaml``, section ``methods``, before 
   method without (``{}``) is fitted once. Gaussian kernels use the width ``"scale"``
   (scikit-learn's ``gamma="scale"``) for every method.
 * Selection on the training split only, by ``n_folds``-fold cross-validation:
-  PU, proxy accuracy (:func:`weaklabel.metrics.pu_proxy_accuracy` at the prior of the run)
-  and proxy AUC (:func:`weaklabel.metrics.pu_proxy_auc`) of the held-out fold's ``(X, s)``;
+  PU, proxy accuracy (:func:`weaklabel.metrics.pu_proxy_accuracy` at the prior of the run),
+  proxy AUC (:func:`weaklabel.metrics.pu_proxy_auc`), Lee & Liu's recall^2 / Pr[f = +1]
+  (:func:`weaklabel.metrics.lee_liu_criterion`) and minus the unbiased PU zero-one risk
+  (:func:`weaklabel.metrics.pu_unbiased_risk` at the prior of the run) of the held-out
+  fold's ``(X, s)``, each a selection mode of its own;
   SSL, the accuracy on the held-out fold's labelled points (their labels hidden in the fit);
   SU, minus the SU zero-one risk (:func:`weaklabel.solvers.su.su_zero_one_risk`) of the
   held-out pairs and unlabelled rows. Oracle: the setting whose fit on the whole training
@@ -79,7 +82,7 @@ __all__ = ["DEFAULTS", "SETTINGS", "PULEARN_NOT_RUN", "analyse", "answer", "answ
 SETTINGS = ("PU", "SSL", "SU")
 PULEARN_NOT_RUN = "not run: pulearn not installable"
 #: selection modes per setting: the weak-label criteria, then the oracle
-SELECTIONS = {"PU": ("proxy_accuracy", "proxy_auc", "oracle"),
+SELECTIONS = {"PU": ("proxy_accuracy", "proxy_auc", "recall2", "pu_risk", "oracle"),
               "SSL": ("cv_labelled", "oracle"), "SU": ("su_risk", "oracle")}
 #: the selection and prior of the answer in words: what a user without labels can do
 USER_SELECTION = {"PU": "proxy_accuracy", "SSL": "cv_labelled", "SU": "su_risk"}
@@ -400,14 +403,21 @@ def _weak_for_fit(setting: str, method: str, d: dict, rows):
 def _criteria(setting, est, X, weak, prior_sel):
     """Weak-label criteria of a fitted estimator on held-out training rows (higher is
     better)."""
-    from ..metrics import pu_proxy_accuracy, pu_proxy_auc
+    from ..metrics import (
+        lee_liu_criterion,
+        pu_proxy_accuracy,
+        pu_proxy_auc,
+        pu_unbiased_risk,
+    )
 
     f = np.asarray(est.decision_function(X), dtype=float)
     if setting == "PU":
         if weak.min() == weak.max():
             return {}
         return {"proxy_accuracy": pu_proxy_accuracy(weak, f >= 0, prior_sel),
-                "proxy_auc": pu_proxy_auc(weak, f)}
+                "proxy_auc": pu_proxy_auc(weak, f),
+                "recall2": lee_liu_criterion(weak, f >= 0),
+                "pu_risk": -pu_unbiased_risk(weak, f, prior_sel)}
     if setting == "SSL":
         return {"cv_labelled": float(np.mean((f >= 0).astype(int) == weak))}
     from ..solvers.su import su_zero_one_risk
