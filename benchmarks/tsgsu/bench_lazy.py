@@ -47,6 +47,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE / "results_modes.csv")
     args = ap.parse_args()
     import pandas as pd
+
     from weaklabel.solvers.tsgsu import tsgsu
     threads = {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                                "NUMBA_NUM_THREADS")}
