@@ -68,6 +68,17 @@ def test_answer_names_the_methods_within_the_critical_difference_and_the_fastest
     tm = E.time_accuracy(raw, "PU", "proxy_accuracy", "estimated")
     a = E.answer(st, tm, "PU", alpha=0.05)
     assert sorted(a["indistinguishable"]) == ["A", "B", "C"] and a["fastest"] == "C"
+    assert "Only" not in a["text"]                      # 12 cells: no warning
+
+
+def test_answer_warns_when_the_cells_are_too_few_for_the_friedman_test():
+    cfg = {"cd_alpha": 0.10}
+    for n, warned in ((2, True), (10, True), (11, False)):
+        raw = _raw([0.9] * n, [0.85] * n, [0.6] * n)
+        st = E.statistics(raw, "PU", "proxy_accuracy", "estimated", cfg)
+        a = E.answer(st, E.time_accuracy(raw, "PU", "proxy_accuracy", "estimated"), "PU",
+                     alpha=0.05)
+        assert (f"Only {n} cells" in a["text"]) is warned, (n, a["text"])
 
 
 def test_table_shows_not_run_methods_and_flags_one_class_cells():

@@ -88,6 +88,8 @@ SELECTIONS = {"PU": ("proxy_accuracy", "proxy_auc", "recall2", "pu_risk", "oracl
 USER_SELECTION = {"PU": "proxy_accuracy", "SSL": "cv_labelled", "SU": "su_risk"}
 USER_PRIOR = {"PU": "estimated", "SSL": "none", "SU": "estimated"}
 BOUNDS = ("Lower bound", "Upper bound")
+#: fewer (data set, level) cells than this and the answer says the test has little power
+FEW_CELLS = 11
 PULEARN_METHODS = ("Elkan-Noto (pulearn)", "Bagging PU (pulearn)")
 
 DEFAULTS = {"seed": 0, "settings": list(SETTINGS), "test_size": 0.25, "n_folds": 3,
@@ -729,6 +731,10 @@ def answer(stats_: dict, timing: pd.DataFrame, setting: str, alpha: float) -> di
             f"best average rank {best} ({ranks[best]:.2f}); {how}: "
             f"{', '.join(tied)}. Fastest of them: {fastest}"
             + (f" ({t[fastest]:.3g} s median fit)." if fastest is not None else "."))
+    if stats_["n_cells"] < FEW_CELLS:
+        text += (f" Only {stats_['n_cells']} cells (Demsar 2006 asks for more than "
+                 f"{FEW_CELLS - 1} for the Friedman test's chi-square approximation): the test "
+                 "separates few methods here, and methods not separated may still differ.")
     if stats_["dropped"]:
         text += f" Not ranked (missing cells): {', '.join(stats_['dropped'])}."
     return {"setting": setting, "text": text, "best": best, "indistinguishable": tied,
