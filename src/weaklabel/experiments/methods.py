@@ -710,7 +710,10 @@ def answer(stats_: dict, timing: pd.DataFrame, setting: str, alpha: float) -> di
     """The answer in words from the numbers: the methods whose average rank is within the
     critical difference of the best (Bonferroni-Dunn, the best as control) when the
     Friedman test rejects equal ranks at ``alpha``, else every ranked method; and the
-    fastest of them (median fit time)."""
+    fastest of them (median fit time). The text holds no time: ``results/`` must be the same
+    in two runs (:mod:`weaklabel.reproducibility`), and the times are only in columns that
+    comparison masks; the name of the fastest comes from measured times, so two methods
+    whose times are close may swap between runs."""
     ranks = stats_.get("ranks")
     if ranks is None or len(ranks) < 2:
         return {"setting": setting, "text": f"{setting}: too few complete methods or "
@@ -729,8 +732,8 @@ def answer(stats_: dict, timing: pd.DataFrame, setting: str, alpha: float) -> di
     fastest = t.idxmin() if t.notna().any() else None
     text = (f"{setting} ({stats_['n_cells']} data set x level cells, {len(ranks)} methods): "
             f"best average rank {best} ({ranks[best]:.2f}); {how}: "
-            f"{', '.join(tied)}. Fastest of them: {fastest}"
-            + (f" ({t[fastest]:.3g} s median fit)." if fastest is not None else "."))
+            f"{', '.join(tied)}. Fastest of them (median fit time, in "
+            f"`time_accuracy.csv`): {fastest}.")
     if stats_["n_cells"] < FEW_CELLS:
         text += (f" Only {stats_['n_cells']} cells (Demsar 2006 asks for more than "
                  f"{FEW_CELLS - 1} for the Friedman test's chi-square approximation): the test "
