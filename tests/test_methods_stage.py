@@ -124,3 +124,16 @@ def test_one_pu_task_end_to_end_on_a_registry_set():
     bag = df[df.method == "Bagging PU (pulearn)"]
     assert (bag.status == "ok").all() if E.pulearn_available() else \
         (bag.status == E.PULEARN_NOT_RUN).all()
+
+
+def test_every_estimator_with_a_random_state_gets_the_split_seed():
+    from weaklabel.pipeline import load_params
+    cfg = E.config(load_params("methods", "smoke"))
+    for setting in E.SETTINGS:
+        for method in E.section(cfg, setting)["methods"]:
+            grid = E.section(cfg, setting)["grids"][method]
+            params = {k: v[0] for k, v in grid.items()}
+            prior = ((0.3, 0.4) if setting == "PU" else 0.3)
+            est = E.make_estimator(setting, method, params, prior, seed=7)
+            if hasattr(est, "get_params") and "random_state" in est.get_params(deep=False):
+                assert est.get_params()["random_state"] == 7, (setting, method)

@@ -307,7 +307,12 @@ def make_estimator(setting: str, method: str, params: dict, prior, seed: int):
     if method not in table:
         raise ValueError(f"method must be one of {sorted(table)} for {setting}, got "
                          f"{method!r}.")
-    return table[method]()
+    est = table[method]()
+    # every estimator that draws random numbers draws them from the split's seed (a
+    # random_state left at None would make two runs of the stage differ)
+    if hasattr(est, "get_params") and "random_state" in est.get_params(deep=False):
+        est.set_params(random_state=seed)
+    return est
 
 
 # --------------------------------------------------------------------------- data
