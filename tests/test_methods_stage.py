@@ -137,3 +137,21 @@ def test_every_estimator_with_a_random_state_gets_the_split_seed():
             est = E.make_estimator(setting, method, params, prior, seed=7)
             if hasattr(est, "get_params") and "random_state" in est.get_params(deep=False):
                 assert est.get_params()["random_state"] == 7, (setting, method)
+
+
+def test_su_split_lowers_the_unlabelled_rows_only_when_a_class_runs_short(monkeypatch):
+    from weaklabel.pipeline import load_params
+    cfg = E.config(load_params("methods", "smoke"))
+    rng = np.random.default_rng(0)
+    # 200 rows: balanced with 20 pairs per 100 rows (room enough); 62 positives with 40
+    # pairs per 100 rows (the pairs leave too few rows of one class for the first draw)
+    for n_pos, level, shrinks in ((100, 20, False), (62, 40, True)):
+        y = np.r_[np.ones(n_pos), -np.ones(200 - n_pos)].astype(int)
+        X = rng.normal(size=(200, 3))
+        monkeypatch.setattr(E, "_load", lambda name, X=X, y=y: (X, y))
+        d = E.make_split("SU", "toy", level, 0, cfg)
+        n_pairs = int(d["weak"].sum()) // 2
+        full = int(0.7 * (150 - 2 * n_pairs))                     # 150 training rows
+        n_u = int((d["weak"] == 0).sum())
+        assert (n_u < full) is shrinks, (n_pos, n_u, full)
+        assert n_u > 0

@@ -34,7 +34,9 @@ Protocol (every number declared in ``params.yaml``, section ``methods``, before 
   labels: PU, the fraction ``level`` of the training positives labelled; SSL, ``level`` %
   of the training rows labelled (stratified, at least one per class); SU, ``level`` similar
   pairs per 100 training rows and 70 % of the remaining training rows unlabelled (the
-  margin leaves room for :func:`weaklabel.data.su_split`'s binomial class counts).
+  margin leaves room for :func:`weaklabel.data.su_split`'s binomial class counts; where a
+  small set still lacks the rows of one class, 10 % fewer unlabelled rows per attempt, each
+  attempt drawn from its own seeded stream).
 * Grids: ``<setting>.grids`` gives each method its settings as equal-length lists (zipped,
   not crossed); every method with hyperparameters has exactly ``grid_size`` settings; a
   method without (``{}``) is fitted once. Gaussian kernels use the width ``"scale"``
@@ -362,8 +364,19 @@ def make_split(setting: str, name: str, level, split: int, cfg: dict) -> dict:
 
         n_pairs = max(2, int(round(float(level) / 100.0 * tr.size)))
         n_u = int(0.7 * (tr.size - 2 * n_pairs))  # room for su_split's binomial draws
-        sp = su_split(ytr, n_pairs=n_pairs, n_unlabelled=n_u, n_test=0,
-                      random_state=rng)
+        sp = None
+        for attempt in range(20):
+            # a small set can lack the rows of one class that the binomial draws ask for:
+            # fewer unlabelled rows (10 % fewer per attempt), each attempt its own stream
+            try:
+                sp = su_split(ytr, n_pairs=n_pairs, n_unlabelled=n_u, n_test=0,
+                              random_state=np.random.default_rng([seed, attempt]))
+                break
+            except ValueError:
+                n_u = int(0.9 * n_u)
+        if sp is None:
+            raise ValueError(f"{name}: no SU split with {n_pairs} pairs and at least "
+                             f"{n_u} unlabelled rows after 20 attempts.")
         order = np.r_[sp.similar, sp.unlabelled]
         weak = np.r_[np.ones(sp.similar.size, dtype=int), np.zeros(sp.unlabelled.size,
                                                                     dtype=int)]
