@@ -155,3 +155,24 @@ def test_su_split_lowers_the_unlabelled_rows_only_when_a_class_runs_short(monkey
         n_u = int((d["weak"] == 0).sum())
         assert (n_u < full) is shrinks, (n_pos, n_u, full)
         assert n_u > 0
+
+
+def test_elkan_noto_draws_another_hold_out_when_pulearns_holds_no_positive():
+    pytest.importorskip("pulearn")
+    from pulearn import ElkanotoPuClassifier
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 3))
+    s = np.zeros(100, dtype=int)
+    s[:3] = 1                    # 3 labelled of 100: pulearn's 20-row hold-out often has none
+    failed = 0
+    for seed in range(10):
+        try:
+            ElkanotoPuClassifier(LogisticRegression(), hold_out_ratio=0.2,
+                                 random_state=seed).fit(X, s)
+        except ValueError:
+            failed += 1
+        E._PulearnPU("elkanoto", 1.0, seed).fit(X, s)     # never fails here
+    assert failed > 0            # the case the retry is for does occur
+    with pytest.raises(ValueError):                      # other errors are not retried
+        E._PulearnPU("elkanoto", 1.0, 0).fit(X[:, :0], s)

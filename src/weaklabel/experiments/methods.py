@@ -179,9 +179,19 @@ class _PulearnPU:
 
         s = np.asarray(s).astype(int)
         if self.kind == "elkanoto":
-            self.est_ = ElkanotoPuClassifier(LogisticRegression(C=self.C, max_iter=1000),
-                                             hold_out_ratio=0.2, random_state=self.seed)
-            self.est_.fit(X, s)
+            # pulearn draws its hold-out (20 % of all rows) at random and stops when it holds
+            # no labelled positive, which small training folds often meet; each retry draws
+            # another hold-out (at most 10, then the error stands and is recorded)
+            for attempt in range(10):
+                self.est_ = ElkanotoPuClassifier(LogisticRegression(C=self.C, max_iter=1000),
+                                                 hold_out_ratio=0.2,
+                                                 random_state=self.seed + 7919 * attempt)
+                try:
+                    self.est_.fit(X, s)
+                    break
+                except ValueError as exc:
+                    if "No positive examples" not in str(exc) or attempt == 9:
+                        raise
         else:  # Mordelet & Vert: each bag draws as many unlabelled rows as are labelled
             self.est_ = BaggingPuClassifier(SVC(C=self.C, gamma="scale"), n_estimators=10,
                                             max_samples=int(s.sum()),
