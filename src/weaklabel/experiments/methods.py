@@ -805,7 +805,8 @@ def cd_figure(stats_: dict, title: str):
     fr = stats_["friedman"]
     ax.set_title(f"{title}\nFriedman p = {fr.pvalue:.2g}, {stats_['n_cells']} cells",
                  fontsize=9)
-    ax.legend(loc="lower right", fontsize=8)
+    # the top row is the best (leftmost) rank, so the upper right corner holds no label
+    ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     return fig
 
